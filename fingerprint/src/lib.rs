@@ -1,0 +1,93 @@
+//! The build fingerprint: one hash over every source a `phaseline-prover`
+//! binary is built from, its enabled features, its profile and its CUDA
+//! architectures. The prover's build script embeds it; the harness computes
+//! the same value from a checkout to refuse a stale or foreign binary.
+
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Source roots (relative to the workspace root) that the prover is built from.
+pub const SOURCE_ROOTS: &[&str] = &["prover", "cuda", "fingerprint/src", "build.rs", "Cargo.toml", "Cargo.lock"];
+
+/// Every file under the source roots, sorted, relative to `root`.
+pub fn source_files(root: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for r in SOURCE_ROOTS {
+        let p = root.join(r);
+        if p.is_file() {
+            out.push(PathBuf::from(r));
+        } else if p.is_dir() {
+            walk(root, &p, &mut out)?;
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if path.is_dir() {
+            walk(root, &path, out)?;
+        } else if path.is_file() {
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            out.push(rel);
+        }
+    }
+    Ok(())
+}
+
+/// Inputs of a fingerprint besides the sources.
+#[derive(Debug, Clone, Default)]
+pub struct BuildKey {
+    /// Enabled cargo features, any order.
+    pub features: Vec<String>,
+    /// Cargo profile name (`release`, `debug`).
+    pub profile: String,
+    /// CUDA architectures, empty without the `cuda` feature.
+    pub cuda_archs: String,
+}
+
+/// The fingerprint of the sources under `root` built with `key`: hex SHA-256 (first 16 bytes).
+pub fn fingerprint(root: &Path, key: &BuildKey) -> io::Result<String> {
+    let mut h = Sha256::new();
+    for rel in source_files(root)? {
+        let bytes = fs::read(root.join(&rel))?;
+        let name = rel.to_string_lossy().replace('\\', "/");
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    let mut feats: Vec<String> = key.features.iter().map(|f| f.replace('_', "-").to_lowercase()).collect();
+    feats.sort();
+    feats.dedup();
+    h.update(format!("features={}\n", feats.join(",")).as_bytes());
+    h.update(format!("profile={}\n", key.profile).as_bytes());
+    h.update(format!("cuda_archs={}\n", key.cuda_archs).as_bytes());
+    Ok(hex::encode(&h.finalize()[..16]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_with_source_and_features() {
+        let dir = std::env::temp_dir().join(format!("plfp-{}", std::process::id()));
+        fs::create_dir_all(dir.join("prover")).unwrap();
+        fs::write(dir.join("prover/a.rs"), "fn a() {}").unwrap();
+        let k = BuildKey { features: vec!["smallvec".into()], profile: "release".into(), cuda_archs: String::new() };
+        let f1 = fingerprint(&dir, &k).unwrap();
+        assert_eq!(f1, fingerprint(&dir, &k).unwrap());
+        fs::write(dir.join("prover/a.rs"), "fn a() { }").unwrap();
+        let f2 = fingerprint(&dir, &k).unwrap();
+        assert_ne!(f1, f2);
+        let k2 = BuildKey { features: vec![], ..k.clone() };
+        assert_ne!(f2, fingerprint(&dir, &k2).unwrap());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,179 @@
+//! `phaseline-prover`: the runner the harness builds once per feature set.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use phaseline_prover::alloc_count::CountingAlloc;
+use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
+use phaseline_prover::record::Record;
+use phaseline_prover::run::{params_for, run_prove, run_synth, RunOpts};
+use phaseline_prover::{build_info, ProverError};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+#[derive(Parser)]
+#[command(name = "phaseline-prover", version, about = "Groth16 prover with per-phase timings as data")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Synthesis only.
+    Synth(Common),
+    /// Synthesis, proving and verification.
+    Prove(ProveArgs),
+    /// Make and cache the parameters of a preset.
+    Setup(SetupArgs),
+    /// Build facts: features, fingerprint, commit, backends.
+    Info {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Circuit preset: tiny, small, medium, large, xl, xxl, porep-32g.
+    #[arg(long, default_value = "tiny")]
+    circuit: String,
+    #[arg(long, default_value_t = 1)]
+    partitions: usize,
+    #[arg(long, default_value_t = 1)]
+    reps: usize,
+    #[arg(long, default_value_t = 0)]
+    warmup: usize,
+    /// Witness seed (shape does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// JSON Lines output, one record per repetition.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Harness self-test only: sleep MS milliseconds inside PHASE (PHASE=MS).
+    #[arg(long = "inject-delay", value_name = "PHASE=MS")]
+    inject_delay: Vec<String>,
+}
+
+#[derive(Args)]
+struct ProveArgs {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, default_value = "cpu")]
+    backend: String,
+    /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).
+    #[arg(long)]
+    params_dir: Option<PathBuf>,
+    /// Use this parameter file instead of the cache.
+    #[arg(long)]
+    params: Option<PathBuf>,
+    #[arg(long)]
+    no_verify: bool,
+}
+
+#[derive(Args)]
+struct SetupArgs {
+    #[arg(long, default_value = "tiny")]
+    circuit: String,
+    #[arg(long)]
+    params_dir: Option<PathBuf>,
+}
+
+fn params_dir(arg: Option<PathBuf>) -> PathBuf {
+    arg.or_else(|| std::env::var_os(PARAMS_DIR_ENV).map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("params"))
+}
+
+fn delays(list: &[String]) -> Result<BTreeMap<String, f64>> {
+    let mut m = BTreeMap::new();
+    for d in list {
+        let Some((p, ms)) = d.split_once('=') else { bail!("--inject-delay wants PHASE=MS, got `{d}`") };
+        let ms: f64 = ms.parse().with_context(|| format!("--inject-delay {d}: `{ms}` is not a number"))?;
+        if !(0.0..=600_000.0).contains(&ms) || p.is_empty() {
+            bail!("--inject-delay {d}: needs a phase name and 0 <= MS <= 600000");
+        }
+        m.insert(p.to_string(), ms);
+    }
+    Ok(m)
+}
+
+fn opts(c: &Common, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: bool) -> Result<RunOpts> {
+    if c.reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    Ok(RunOpts {
+        circuit: c.circuit.clone(),
+        partitions: c.partitions,
+        reps: c.reps,
+        warmup: c.warmup,
+        backend: backend.into(),
+        params_dir: dir,
+        params_file: file,
+        verify,
+        seed: c.seed,
+        delays: delays(&c.inject_delay)?,
+    })
+}
+
+/// Writes each record as one JSON line, flushed at once.
+struct Sink(Option<BufWriter<File>>);
+
+impl Sink {
+    fn open(path: &Option<PathBuf>) -> Result<Self> {
+        Ok(Sink(match path {
+            Some(p) => Some(BufWriter::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)),
+            None => None,
+        }))
+    }
+    fn put(&mut self, r: Record) -> Result<(), ProverError> {
+        let line = serde_json::to_string(&r).map_err(|e| ProverError::InvalidArgument(e.to_string()))?;
+        let out: &mut dyn Write = match &mut self.0 {
+            Some(w) => w,
+            None => &mut std::io::stdout(),
+        };
+        let io = |e| ProverError::io("record output", e);
+        writeln!(out, "{line}").map_err(io)?;
+        out.flush().map_err(io)
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = dispatch(cli) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<()> {
+    match cli.cmd {
+        Cmd::Info { json } => {
+            let info = build_info::info();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&info)?);
+            } else {
+                println!("phaseline-prover {} fingerprint {} features [{}]", info.package_version, info.fingerprint, info.features.join(","));
+            }
+        }
+        Cmd::Synth(c) => {
+            let o = opts(&c, "cpu", params_dir(None), None, false)?;
+            let mut sink = Sink::open(&c.json)?;
+            run_synth(&o, &mut |r| sink.put(r))?;
+        }
+        Cmd::Prove(p) => {
+            let o = opts(&p.common, &p.backend, params_dir(p.params_dir), p.params, !p.no_verify)?;
+            let mut sink = Sink::open(&p.common.json)?;
+            run_prove(&o, &mut |r| sink.put(r))?;
+        }
+        Cmd::Setup(s) => {
+            let c = Common { circuit: s.circuit, partitions: 1, reps: 1, warmup: 0, seed: 1, json: None, inject_delay: vec![] };
+            let o = opts(&c, "cpu", params_dir(s.params_dir), None, false)?;
+            params_for(&o)?;
+            println!("parameters for `{}` ready in {}", o.circuit, o.params_dir.display());
+        }
+    }
+    Ok(())
+}

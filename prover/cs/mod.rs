@@ -1,0 +1,55 @@
+//! Our small constraint-system trait. Benchmark circuits are written against
+//! it; the synthesis engine, the shape recorder and the bellpepper bridge each
+//! implement it.
+
+pub mod bridge;
+pub mod lc;
+
+pub use lc::{Lc, Var};
+
+use blstrs::Scalar as Fr;
+
+/// Why synthesis stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CsError {
+    #[error("a witness value was needed but not provided")]
+    MissingValue,
+    #[error("bellpepper: {0}")]
+    Bellpepper(String),
+}
+
+/// A rank-1 constraint system. Values are given eagerly as `Option`s; a system
+/// that only records the shape ignores them.
+pub trait Cs {
+    /// Allocates an auxiliary (private) variable.
+    fn alloc(&mut self, value: Option<Fr>) -> Result<Var, CsError>;
+    /// Allocates a public input.
+    fn alloc_input(&mut self, value: Option<Fr>) -> Result<Var, CsError>;
+    /// Enforces `a * b = c`.
+    fn enforce(&mut self, a: Lc, b: Lc, c: Lc);
+    /// Whether witness values are wanted (false while only the shape matters).
+    fn wants_values(&self) -> bool {
+        true
+    }
+}
+
+/// Capacity hint for pre-sizing synthesis vectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SizeHint {
+    pub constraints: usize,
+    pub aux: usize,
+    pub inputs: usize,
+}
+
+/// A circuit written against [`Cs`].
+pub trait Circuit: Sync {
+    /// Synthesizes the circuit. Public inputs are allocated by the circuit
+    /// (the constant-one input is allocated by the system before this).
+    fn synthesize<C: Cs>(&self, cs: &mut C) -> Result<(), CsError>;
+    /// Exact or upper-bound sizes, used by the `presize` feature.
+    fn size_hint(&self) -> SizeHint;
+    /// The public inputs (without the constant one) that a correct witness yields.
+    fn public_inputs(&self) -> Vec<Fr>;
+    /// A stable identifier of the circuit's shape (same id, same R1CS).
+    fn shape_id(&self) -> String;
+}

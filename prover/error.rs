@@ -1,0 +1,33 @@
+//! The prover's typed error.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ProverError {
+    #[error("unknown circuit preset: {0}")]
+    UnknownPreset(String),
+    #[error("synthesis failed: {0}")]
+    Synthesis(String),
+    #[error("parameter file {path}: {reason}")]
+    Params { path: String, reason: String },
+    #[error("parameter generation failed: {0}")]
+    Setup(String),
+    #[error("proof {index} failed verification")]
+    VerifyFailed { index: usize },
+    #[error("verification error: {0}")]
+    Verify(String),
+    #[error("record is missing the required phase `{0}`")]
+    MissingPhase(String),
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    #[error("backend `{0}` is not available in this build")]
+    BackendUnavailable(String),
+    #[error("i/o error on {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+impl ProverError {
+    pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
+        ProverError::Io { path: path.into(), source }
+    }
+}

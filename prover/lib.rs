@@ -1,0 +1,16 @@
+//! phaseline-prover: a Groth16 prover over BLS12-381 for Filecoin-PoRep-shaped
+//! circuits that reports where its time goes, phase by phase, as data.
+
+pub mod alloc_count;
+pub mod build_info;
+pub mod circuits;
+pub mod cpu;
+pub mod cs;
+pub mod error;
+pub mod groth16;
+pub mod phases;
+pub mod record;
+pub mod run;
+pub mod synth;
+
+pub use error::ProverError;

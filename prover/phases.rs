@@ -1,0 +1,145 @@
+//! An in-process recorder of named phases: name, parent, start offset,
+//! duration and thread, kept as data (never printed as log lines).
+
+use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// One timed span.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    /// Parent phase name, for nested phases (`intt` inside `ntt_h`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Start offset from the recorder's origin, in milliseconds.
+    pub start_ms: f64,
+    pub ms: f64,
+    /// Lane: the thread (or stream) that ran it.
+    pub thread: String,
+    /// Extra numbers (allocation counts, MSM sizes).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Collects phases; shareable across threads.
+pub struct Recorder {
+    origin: Instant,
+    phases: Mutex<Vec<Phase>>,
+    /// Harness self-test: extra sleep inside the named phases, in ms.
+    delays: std::collections::BTreeMap<String, f64>,
+}
+
+impl Default for Recorder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Recorder {
+    pub fn new() -> Self {
+        Recorder { origin: Instant::now(), phases: Mutex::new(Vec::new()), delays: Default::default() }
+    }
+
+    /// A recorder that sleeps `ms` inside each named phase (harness self-test only).
+    pub fn with_delays(delays: std::collections::BTreeMap<String, f64>) -> Self {
+        Recorder { delays, ..Self::new() }
+    }
+
+    pub fn elapsed_ms(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64() * 1e3
+    }
+
+    /// Times `f` as phase `name` (top level).
+    pub fn time<T>(&self, name: &str, f: impl FnOnce() -> T) -> T {
+        self.time_in(name, None, f)
+    }
+
+    /// Times `f` as phase `name` nested under `parent`.
+    pub fn time_in<T>(&self, name: &str, parent: Option<&str>, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        if let Some(ms) = self.delays.get(name) {
+            std::thread::sleep(std::time::Duration::from_secs_f64(ms / 1e3));
+        }
+        let out = f();
+        self.push_span(name, parent, start, Instant::now(), serde_json::Map::new());
+        out
+    }
+
+    /// Records a span measured elsewhere.
+    pub fn push_span(
+        &self,
+        name: &str,
+        parent: Option<&str>,
+        start: Instant,
+        end: Instant,
+        extra: serde_json::Map<String, serde_json::Value>,
+    ) {
+        let start_ms = start.saturating_duration_since(self.origin).as_secs_f64() * 1e3;
+        let ms = end.saturating_duration_since(start).as_secs_f64() * 1e3;
+        let thread = std::thread::current().name().map(String::from).unwrap_or_else(|| format!("{:?}", std::thread::current().id()));
+        let p = Phase { name: name.into(), parent: parent.map(String::from), start_ms, ms, thread, extra };
+        self.phases.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+    }
+
+    /// Adds extra fields to the most recent phase named `name`.
+    pub fn annotate(&self, name: &str, key: &str, value: serde_json::Value) {
+        let mut g = self.phases.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = g.iter_mut().rev().find(|p| p.name == name) {
+            p.extra.insert(key.into(), value);
+        }
+    }
+
+    pub fn into_phases(self) -> Vec<Phase> {
+        let mut v = self.phases.into_inner().unwrap_or_else(|e| e.into_inner());
+        v.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+        v
+    }
+}
+
+/// Length of the union of the top-level spans (overlapping spans count once).
+pub fn covered_ms(phases: &[Phase]) -> f64 {
+    let mut spans: Vec<(f64, f64)> =
+        phases.iter().filter(|p| p.parent.is_none()).map(|p| (p.start_ms, p.start_ms + p.ms)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut total = 0.0;
+    let mut cur: Option<(f64, f64)> = None;
+    for (s, e) in spans {
+        match cur {
+            Some((cs, ce)) if s <= ce => cur = Some((cs, ce.max(e))),
+            Some((cs, ce)) => {
+                total += ce - cs;
+                cur = Some((s, e));
+            }
+            None => cur = Some((s, e)),
+        }
+    }
+    if let Some((cs, ce)) = cur {
+        total += ce - cs;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(name: &str, s: f64, ms: f64) -> Phase {
+        Phase { name: name.into(), parent: None, start_ms: s, ms, thread: "t".into(), extra: Default::default() }
+    }
+
+    #[test]
+    fn union_counts_overlap_once() {
+        let v = vec![p("a", 0.0, 10.0), p("b", 5.0, 10.0), p("c", 20.0, 5.0)];
+        assert!((covered_ms(&v) - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn recorder_nests() {
+        let r = Recorder::new();
+        r.time("outer", || r.time_in("inner", Some("outer"), || 1));
+        let ph = r.into_phases();
+        assert_eq!(ph.len(), 2);
+        assert!(ph.iter().any(|p| p.name == "inner" && p.parent.as_deref() == Some("outer")));
+    }
+}

@@ -1,0 +1,85 @@
+//! The JSON record written per repetition (one JSON Lines row each), and the
+//! check that a record carries every phase its mode and backend must produce.
+
+use crate::error::ProverError;
+use crate::phases::Phase;
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Circuit facts of a record.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CircuitInfo {
+    pub name: String,
+    pub shape_id: String,
+    pub constraints: usize,
+    pub aux: usize,
+    pub inputs: usize,
+    pub partitions: usize,
+    pub domain_log2: u32,
+    pub aux_zero: usize,
+    pub aux_one: usize,
+    pub aux_other: usize,
+    /// Fraction of aux variables used in A.
+    pub a_aux_density: f64,
+    /// Fraction of aux variables used in B.
+    pub b_aux_density: f64,
+    /// Fraction of inputs used in B.
+    pub b_input_density: f64,
+}
+
+/// One repetition's record.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub schema_version: u32,
+    pub mode: String,
+    pub backend: String,
+    pub features: Vec<String>,
+    pub inert_features: Vec<String>,
+    pub fingerprint: String,
+    pub git_commit: String,
+    pub rep: usize,
+    pub warmup: bool,
+    pub circuit: CircuitInfo,
+    pub phases: Vec<Phase>,
+    pub total_ms: f64,
+    /// Sum of top-level phase durations (overlapping phases each counted).
+    pub phase_sum_ms: f64,
+    /// Wall time not covered by any top-level phase.
+    pub unaccounted_ms: f64,
+    pub allocations: u64,
+    pub reallocations: u64,
+    pub allocated_bytes: u64,
+    pub peak_rss_bytes: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// Self-test delays that were injected (`--inject-delay`), phase -> ms.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub injected_delays: std::collections::BTreeMap<String, f64>,
+}
+
+/// Phases a record of `mode` on `backend` must contain.
+pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static str> {
+    let mut v = vec!["synthesis"];
+    if mode == "prove" {
+        v.extend(["ntt_h", "intt", "coset_ntt", "coset_intt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble"]);
+        if verify {
+            v.push("verify");
+        }
+    }
+    let _ = backend;
+    v
+}
+
+impl Record {
+    /// Fails with the name of the first required phase that is missing.
+    pub fn check_phases(&self) -> Result<(), ProverError> {
+        let verify = self.verified.is_some();
+        for name in required_phases(&self.mode, &self.backend, verify) {
+            if !self.phases.iter().any(|p| p.name == name) {
+                return Err(ProverError::MissingPhase(name.into()));
+            }
+        }
+        Ok(())
+    }
+}

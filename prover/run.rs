@@ -1,0 +1,164 @@
+//! The runner's two modes, `synth` and `prove`: repetitions of one circuit
+//! preset, each producing a [`Record`] with its phases.
+
+use crate::alloc_count::{peak_rss_bytes, AllocCounts};
+use crate::build_info;
+use crate::circuits::presets::preset;
+use crate::circuits::PorepCircuit;
+use crate::cpu::ntt::Domain;
+use crate::cs::Circuit;
+use crate::error::ProverError;
+use crate::groth16::params::{load_or_generate, Expected};
+use crate::groth16::{verify::verify_all, Params};
+use crate::phases::{covered_ms, Recorder};
+use crate::record::{CircuitInfo, Record, SCHEMA_VERSION};
+use crate::synth::{synthesize, Synthesized};
+use blstrs::Scalar as Fr;
+use ff::Field;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Options shared by both modes.
+#[derive(Clone, Debug)]
+pub struct RunOpts {
+    pub circuit: String,
+    pub partitions: usize,
+    pub reps: usize,
+    pub warmup: usize,
+    pub backend: String,
+    pub params_dir: PathBuf,
+    pub params_file: Option<PathBuf>,
+    pub verify: bool,
+    pub seed: u64,
+    pub delays: BTreeMap<String, f64>,
+}
+
+fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
+    if o.partitions == 0 {
+        return Err(ProverError::InvalidArgument("--partitions must be at least 1".into()));
+    }
+    (0..o.partitions)
+        .map(|i| preset(&o.circuit, o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64)).map_err(ProverError::UnknownPreset))
+        .collect()
+}
+
+fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
+    let before = AllocCounts::now();
+    let out: Result<Vec<_>, _> =
+        rec.time("synthesis", || cs.par_iter().map(|c| synthesize(c, None)).collect::<Result<Vec<_>, _>>());
+    let allocs = AllocCounts::now().since(before);
+    let out = out.map_err(|e| ProverError::Synthesis(e.to_string()))?;
+    Ok((out, allocs))
+}
+
+fn circuit_info(o: &RunOpts, c: &PorepCircuit, s: &Synthesized) -> CircuitInfo {
+    let (z, one, other) = s.aux_classes();
+    let frac = |d: &[bool]| if d.is_empty() { 0.0 } else { d.iter().filter(|x| **x).count() as f64 / d.len() as f64 };
+    CircuitInfo {
+        name: o.circuit.clone(),
+        shape_id: c.shape_id(),
+        constraints: s.num_constraints(),
+        aux: s.aux.len(),
+        inputs: s.inputs.len(),
+        partitions: o.partitions,
+        domain_log2: Domain::for_len(s.num_constraints()).map(|d| d.log2).unwrap_or(0),
+        aux_zero: z,
+        aux_one: one,
+        aux_other: other,
+        a_aux_density: frac(&s.a_aux_density),
+        b_aux_density: frac(&s.b_aux_density),
+        b_input_density: frac(&s.b_input_density[1..]),
+    }
+}
+
+fn record(o: &RunOpts, mode: &str, rep: usize, warm: bool, info: CircuitInfo, rec: Recorder, total_ms: f64, a: AllocCounts) -> Record {
+    let phases = rec.into_phases();
+    let phase_sum_ms = phases.iter().filter(|p| p.parent.is_none()).map(|p| p.ms).sum();
+    let unaccounted_ms = (total_ms - covered_ms(&phases)).max(0.0);
+    Record {
+        schema_version: SCHEMA_VERSION,
+        mode: mode.into(),
+        backend: o.backend.clone(),
+        features: build_info::features(),
+        inert_features: build_info::inert_features(&o.backend),
+        fingerprint: build_info::FINGERPRINT.into(),
+        git_commit: build_info::GIT_COMMIT.into(),
+        rep,
+        warmup: warm,
+        circuit: info,
+        phases,
+        total_ms,
+        phase_sum_ms,
+        unaccounted_ms,
+        allocations: a.allocs,
+        reallocations: a.reallocs,
+        allocated_bytes: a.bytes,
+        peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
+        verified: None,
+        injected_delays: o.delays.clone(),
+    }
+}
+
+fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
+    if build_info::backends().contains(&o.backend.as_str()) {
+        Ok(())
+    } else {
+        Err(ProverError::BackendUnavailable(o.backend.clone()))
+    }
+}
+
+/// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
+pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
+    for rep in 0..o.warmup + o.reps {
+        let cs = circuits(o, rep)?;
+        let rec = Recorder::with_delays(o.delays.clone());
+        let t = Instant::now();
+        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        let info = circuit_info(o, &cs[0], &synths[0]);
+        let r = record(o, "synth", rep, rep < o.warmup, info, rec, total, allocs);
+        r.check_phases()?;
+        sink(r)?;
+    }
+    Ok(())
+}
+
+/// Loads (or makes and caches) the parameters for the preset.
+pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
+    let cs = circuits(&RunOpts { partitions: 1, ..o.clone() }, 0)?;
+    let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
+    let d = Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
+    let (p, _, _) = load_or_generate(&cs[0], &o.params_dir, o.params_file.as_deref(), &Expected::of(&s, d.n))?;
+    Ok(p)
+}
+
+/// End-to-end proofs: synthesis, proving, verification unless disabled.
+pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
+    check_backend(o)?;
+    let params = params_for(o)?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
+    for rep in 0..o.warmup + o.reps {
+        let cs = circuits(o, rep)?;
+        let rec = Recorder::with_delays(o.delays.clone());
+        let t = Instant::now();
+        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let rs: Vec<(Fr, Fr)> = (0..synths.len()).map(|_| (Fr::random(&mut rng), Fr::random(&mut rng))).collect();
+        let proofs = crate::cpu::prove::prove(&params, &synths, &rs, &rec)?;
+        let verified = if o.verify {
+            let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
+            rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
+            Some(true)
+        } else {
+            None
+        };
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        let info = circuit_info(o, &cs[0], &synths[0]);
+        let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
+        r.verified = verified;
+        r.check_phases()?;
+        sink(r)?;
+    }
+    Ok(())
+}
