@@ -43,7 +43,8 @@ impl PorepCircuit {
 }
 
 fn compress<C: Cs>(cs: &mut C, state: &[Word], block: &[Word], rounds: usize) -> Result<Vec<Word>, CsError> {
-    let mut w: Vec<Word> = block.to_vec();
+    let mut w: Vec<Word> = Vec::with_capacity(if cfg!(feature = "presize") { rounds.max(16) } else { 0 });
+    w.extend_from_slice(block);
     for t in 16..rounds.max(16) {
         if t >= rounds {
             break;

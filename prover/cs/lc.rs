@@ -30,8 +30,13 @@ pub struct Lc {
 }
 
 impl Lc {
+    /// An empty combination; with `presize` it has room for the typical few terms.
     pub fn zero() -> Self {
-        Lc { terms: Terms::new() }
+        if cfg!(feature = "presize") {
+            Lc { terms: Terms::with_capacity(INLINE_TERMS) }
+        } else {
+            Lc { terms: Terms::new() }
+        }
     }
     pub fn with_capacity(n: usize) -> Self {
         Lc { terms: Terms::with_capacity(n) }
