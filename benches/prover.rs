@@ -1,1 +1,45 @@
-fn main(){}
+//! Criterion microbenches: synth-only per preset, one NTT, one MSM.
+
+use blstrs::{G1Affine, G1Projective, Scalar as Fr};
+use criterion::{criterion_group, criterion_main, Criterion};
+use ff::Field;
+use group::{Curve, Group};
+use phaseline_prover::circuits::presets::preset;
+use phaseline_prover::cpu::msm::{msm_g1, scalar_bytes};
+use phaseline_prover::cpu::ntt::Domain;
+use phaseline_prover::synth::synthesize;
+use rand_core::SeedableRng;
+
+fn synth(c: &mut Criterion) {
+    for name in ["tiny", "small"] {
+        let circ = preset(name, 1).unwrap();
+        c.bench_function(&format!("synth/{name}"), |b| b.iter(|| synthesize(&circ, None).unwrap()));
+    }
+}
+
+fn ntt(c: &mut Criterion) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let d = Domain::for_len(1 << 14).unwrap();
+    let v: Vec<Fr> = (0..d.n).map(|_| Fr::random(&mut rng)).collect();
+    c.bench_function("ntt/2^14", |b| b.iter(|| {
+        let mut x = v.clone();
+        d.ntt(&mut x);
+        x
+    }));
+}
+
+fn msm(c: &mut Criterion) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+    let n = 1 << 12;
+    let pts: Vec<G1Affine> = (0..n).map(|_| G1Projective::random(&mut rng).to_affine()).collect();
+    let sc: Vec<Fr> = (0..n).map(|_| Fr::random(&mut rng)).collect();
+    let bytes = scalar_bytes(&sc);
+    c.bench_function("msm_g1/2^12", |b| b.iter(|| msm_g1(&pts, &bytes)));
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = synth, ntt, msm
+}
+criterion_main!(benches);
