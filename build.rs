@@ -9,11 +9,18 @@ use std::process::Command;
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let features: Vec<String> = std::env::vars()
-        .filter_map(|(k, _)| k.strip_prefix("CARGO_FEATURE_").map(|f| f.to_lowercase().replace('_', "-")))
+        .filter_map(|(k, _)| {
+            k.strip_prefix("CARGO_FEATURE_")
+                .map(|f| f.to_lowercase().replace('_', "-"))
+        })
         .filter(|f| f != "default")
         .collect();
     let profile = std::env::var("PROFILE").unwrap_or_else(|_| "unknown".into());
-    let key = BuildKey { features: features.clone(), profile: profile.clone(), cuda_archs: String::new() };
+    let key = BuildKey {
+        features: features.clone(),
+        profile: profile.clone(),
+        cuda_archs: String::new(),
+    };
     let fp = match fingerprint(&root, &key) {
         Ok(fp) => fp,
         Err(e) => panic!("cannot compute the build fingerprint: {e}"),
@@ -36,7 +43,9 @@ fn main() {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()).unwrap_or(false);
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+        .map(|s| !s.is_empty())
+        .unwrap_or(false);
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let rustc_version = Command::new(rustc)
         .arg("--version")

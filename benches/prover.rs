@@ -13,7 +13,9 @@ use rand_core::SeedableRng;
 fn synth(c: &mut Criterion) {
     for name in ["tiny", "small"] {
         let circ = preset(name, 1).unwrap();
-        c.bench_function(&format!("synth/{name}"), |b| b.iter(|| synthesize(&circ, None).unwrap()));
+        c.bench_function(&format!("synth/{name}"), |b| {
+            b.iter(|| synthesize(&circ, None).unwrap())
+        });
     }
 }
 
@@ -21,11 +23,13 @@ fn ntt(c: &mut Criterion) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let d = Domain::for_len(1 << 14).unwrap();
     let v: Vec<Fr> = (0..d.n).map(|_| Fr::random(&mut rng)).collect();
-    c.bench_function("ntt/2^14", |b| b.iter(|| {
-        let mut x = v.clone();
-        d.ntt(&mut x);
-        x
-    }));
+    c.bench_function("ntt/2^14", |b| {
+        b.iter(|| {
+            let mut x = v.clone();
+            d.ntt(&mut x);
+            x
+        })
+    });
 }
 
 fn msm(c: &mut Criterion) {

@@ -13,7 +13,11 @@ pub const OPT_FEATURES: &[&str] = &["smallvec", "presize", "par-bg2", "pin", "wi
 
 /// Enabled cargo features, sorted.
 pub fn features() -> Vec<String> {
-    env!("PHASELINE_FEATURES").split(',').filter(|s| !s.is_empty()).map(String::from).collect()
+    env!("PHASELINE_FEATURES")
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// Features that the given backend does not act on (recorded, never silently ignored).
@@ -65,6 +69,10 @@ pub fn info() -> Info {
 pub fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into())
 }

@@ -28,6 +28,9 @@ pub enum ProverError {
 
 impl ProverError {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
-        ProverError::Io { path: path.into(), source }
+        ProverError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

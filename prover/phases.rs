@@ -38,7 +38,11 @@ impl Default for Recorder {
 
 impl Recorder {
     pub fn new() -> Self {
-        Recorder { origin: Instant::now(), phases: Mutex::new(Vec::new()), delays: Default::default() }
+        Recorder {
+            origin: Instant::now(),
+            phases: Mutex::new(Vec::new()),
+            delays: Default::default(),
+        }
     }
 
     /// A recorder that sleeps `ms` inside each named phase (harness self-test only).
@@ -77,8 +81,18 @@ impl Recorder {
     ) {
         let start_ms = start.saturating_duration_since(self.origin).as_secs_f64() * 1e3;
         let ms = end.saturating_duration_since(start).as_secs_f64() * 1e3;
-        let thread = std::thread::current().name().map(String::from).unwrap_or_else(|| format!("{:?}", std::thread::current().id()));
-        let p = Phase { name: name.into(), parent: parent.map(String::from), start_ms, ms, thread, extra };
+        let thread = std::thread::current()
+            .name()
+            .map(String::from)
+            .unwrap_or_else(|| format!("{:?}", std::thread::current().id()));
+        let p = Phase {
+            name: name.into(),
+            parent: parent.map(String::from),
+            start_ms,
+            ms,
+            thread,
+            extra,
+        };
         self.phases.lock().unwrap_or_else(|e| e.into_inner()).push(p);
     }
 
@@ -99,8 +113,11 @@ impl Recorder {
 
 /// Length of the union of the top-level spans (overlapping spans count once).
 pub fn covered_ms(phases: &[Phase]) -> f64 {
-    let mut spans: Vec<(f64, f64)> =
-        phases.iter().filter(|p| p.parent.is_none()).map(|p| (p.start_ms, p.start_ms + p.ms)).collect();
+    let mut spans: Vec<(f64, f64)> = phases
+        .iter()
+        .filter(|p| p.parent.is_none())
+        .map(|p| (p.start_ms, p.start_ms + p.ms))
+        .collect();
     spans.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut total = 0.0;
     let mut cur: Option<(f64, f64)> = None;
@@ -125,7 +142,14 @@ mod tests {
     use super::*;
 
     fn p(name: &str, s: f64, ms: f64) -> Phase {
-        Phase { name: name.into(), parent: None, start_ms: s, ms, thread: "t".into(), extra: Default::default() }
+        Phase {
+            name: name.into(),
+            parent: None,
+            start_ms: s,
+            ms,
+            thread: "t".into(),
+            extra: Default::default(),
+        }
     }
 
     #[test]
@@ -140,6 +164,8 @@ mod tests {
         r.time("outer", || r.time_in("inner", Some("outer"), || 1));
         let ph = r.into_phases();
         assert_eq!(ph.len(), 2);
-        assert!(ph.iter().any(|p| p.name == "inner" && p.parent.as_deref() == Some("outer")));
+        assert!(ph
+            .iter()
+            .any(|p| p.name == "inner" && p.parent.as_deref() == Some("outer")));
     }
 }

@@ -62,7 +62,18 @@ pub struct Record {
 pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static str> {
     let mut v = vec!["synthesis"];
     if mode == "prove" {
-        v.extend(["ntt_h", "intt", "coset_ntt", "coset_intt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble"]);
+        v.extend([
+            "ntt_h",
+            "intt",
+            "coset_ntt",
+            "coset_intt",
+            "msm_h",
+            "msm_l",
+            "msm_a",
+            "msm_b_g1",
+            "msm_b_g2",
+            "assemble",
+        ]);
         if verify {
             v.push("verify");
         }

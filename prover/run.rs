@@ -40,14 +40,23 @@ fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
         return Err(ProverError::InvalidArgument("--partitions must be at least 1".into()));
     }
     (0..o.partitions)
-        .map(|i| preset(&o.circuit, o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64)).map_err(ProverError::UnknownPreset))
+        .map(|i| {
+            preset(
+                &o.circuit,
+                o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64),
+            )
+            .map_err(ProverError::UnknownPreset)
+        })
         .collect()
 }
 
 fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
     let before = AllocCounts::now();
-    let out: Result<Vec<_>, _> =
-        rec.time("synthesis", || cs.par_iter().map(|c| synthesize(c, None)).collect::<Result<Vec<_>, _>>());
+    let out: Result<Vec<_>, _> = rec.time("synthesis", || {
+        cs.par_iter()
+            .map(|c| synthesize(c, None))
+            .collect::<Result<Vec<_>, _>>()
+    });
     let allocs = AllocCounts::now().since(before);
     let out = out.map_err(|e| ProverError::Synthesis(e.to_string()))?;
     Ok((out, allocs))
@@ -55,7 +64,13 @@ fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, A
 
 fn circuit_info(o: &RunOpts, c: &PorepCircuit, s: &Synthesized) -> CircuitInfo {
     let (z, one, other) = s.aux_classes();
-    let frac = |d: &[bool]| if d.is_empty() { 0.0 } else { d.iter().filter(|x| **x).count() as f64 / d.len() as f64 };
+    let frac = |d: &[bool]| {
+        if d.is_empty() {
+            0.0
+        } else {
+            d.iter().filter(|x| **x).count() as f64 / d.len() as f64
+        }
+    };
     CircuitInfo {
         name: o.circuit.clone(),
         shape_id: c.shape_id(),
@@ -73,7 +88,17 @@ fn circuit_info(o: &RunOpts, c: &PorepCircuit, s: &Synthesized) -> CircuitInfo {
     }
 }
 
-fn record(o: &RunOpts, mode: &str, rep: usize, warm: bool, info: CircuitInfo, rec: Recorder, total_ms: f64, a: AllocCounts) -> Record {
+#[allow(clippy::too_many_arguments)]
+fn record(
+    o: &RunOpts,
+    mode: &str,
+    rep: usize,
+    warm: bool,
+    info: CircuitInfo,
+    rec: Recorder,
+    total_ms: f64,
+    a: AllocCounts,
+) -> Record {
     let phases = rec.into_phases();
     let phase_sum_ms = phases.iter().filter(|p| p.parent.is_none()).map(|p| p.ms).sum();
     let unaccounted_ms = (total_ms - covered_ms(&phases)).max(0.0);
@@ -127,9 +152,16 @@ pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
 
 /// Loads (or makes and caches) the parameters for the preset.
 pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
-    let cs = circuits(&RunOpts { partitions: 1, ..o.clone() }, 0)?;
+    let cs = circuits(
+        &RunOpts {
+            partitions: 1,
+            ..o.clone()
+        },
+        0,
+    )?;
     let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
-    let d = Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
+    let d =
+        Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
     let (p, _, _) = load_or_generate(&cs[0], &o.params_dir, o.params_file.as_deref(), &Expected::of(&s, d.n))?;
     Ok(p)
 }
@@ -144,7 +176,9 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
         let rec = Recorder::with_delays(o.delays.clone());
         let t = Instant::now();
         let (synths, allocs) = synth_all(&cs, &rec)?;
-        let rs: Vec<(Fr, Fr)> = (0..synths.len()).map(|_| (Fr::random(&mut rng), Fr::random(&mut rng))).collect();
+        let rs: Vec<(Fr, Fr)> = (0..synths.len())
+            .map(|_| (Fr::random(&mut rng), Fr::random(&mut rng)))
+            .collect();
         let proofs = crate::cpu::prove::prove(&params, &synths, &rs, &rec)?;
         let verified = if o.verify {
             let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();

@@ -13,14 +13,22 @@ use phaseline_prover::record::Record;
 use phaseline_prover::run::{run_prove, RunOpts};
 use phaseline_prover::synth::synthesize;
 
-fn prove_tiny(seed: u64) -> (phaseline_prover::groth16::Params, phaseline_prover::groth16::Proof, Vec<Fr>) {
+fn prove_tiny(
+    seed: u64,
+) -> (
+    phaseline_prover::groth16::Params,
+    phaseline_prover::groth16::Proof,
+    Vec<Fr>,
+) {
     let c = preset("tiny", seed).unwrap();
     let s = synthesize(&c, None).unwrap();
     let p = generate(&c, 9).unwrap();
     let d = Domain::for_len(s.num_constraints()).unwrap();
     check(&p, &Expected::of(&s, d.n), "mem").unwrap();
     let rec = Recorder::new();
-    let proof = phaseline_prover::cpu::prove::prove(&p, std::slice::from_ref(&s), &[(Fr::ONE + Fr::ONE, Fr::ONE)], &rec).unwrap();
+    let proof =
+        phaseline_prover::cpu::prove::prove(&p, std::slice::from_ref(&s), &[(Fr::ONE + Fr::ONE, Fr::ONE)], &rec)
+            .unwrap();
     (p, proof[0].clone(), s.inputs[1..].to_vec())
 }
 
@@ -59,7 +67,12 @@ fn corrupt_and_foreign_parameter_files_are_rejected() {
     // foreign: parameters of tiny checked against small's sizes
     let small = preset("small", 1).unwrap();
     let ss = synthesize(&small, None).unwrap();
-    let e = check(&good, &Expected::of(&ss, Domain::for_len(ss.num_constraints()).unwrap().n), "x").unwrap_err();
+    let e = check(
+        &good,
+        &Expected::of(&ss, Domain::for_len(ss.num_constraints()).unwrap().n),
+        "x",
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("another circuit"), "{e}");
     // truncated
     let bytes = std::fs::read(&path).unwrap();
@@ -97,11 +110,19 @@ fn runner_records_every_phase_and_missing_phase_is_rejected() {
     })
     .unwrap();
     assert_eq!(recs.len(), 2);
-    assert!(recs.iter().all(|r| r.verified == Some(true) && r.circuit.partitions == 2));
+    assert!(recs
+        .iter()
+        .all(|r| r.verified == Some(true) && r.circuit.partitions == 2));
     let mut r = recs[0].clone();
     r.check_phases().unwrap();
     r.phases.retain(|p| p.name != "msm_l");
-    assert_eq!(r.check_phases().unwrap_err().to_string(), "record is missing the required phase `msm_l`");
-    let unknown = RunOpts { circuit: "huge".into(), ..o };
+    assert_eq!(
+        r.check_phases().unwrap_err().to_string(),
+        "record is missing the required phase `msm_l`"
+    );
+    let unknown = RunOpts {
+        circuit: "huge".into(),
+        ..o
+    };
     assert!(run_prove(&unknown, &mut |_| Ok(())).is_err());
 }

@@ -9,7 +9,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// Source roots (relative to the workspace root) that the prover is built from.
-pub const SOURCE_ROOTS: &[&str] = &["prover", "cuda", "fingerprint/src", "build.rs", "Cargo.toml", "Cargo.lock"];
+pub const SOURCE_ROOTS: &[&str] = &[
+    "prover",
+    "cuda",
+    "fingerprint/src",
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+];
 
 /// Every file under the source roots, sorted, relative to `root`.
 pub fn source_files(root: &Path) -> io::Result<Vec<PathBuf>> {
@@ -62,7 +69,11 @@ pub fn fingerprint(root: &Path, key: &BuildKey) -> io::Result<String> {
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(&bytes);
     }
-    let mut feats: Vec<String> = key.features.iter().map(|f| f.replace('_', "-").to_lowercase()).collect();
+    let mut feats: Vec<String> = key
+        .features
+        .iter()
+        .map(|f| f.replace('_', "-").to_lowercase())
+        .collect();
     feats.sort();
     feats.dedup();
     h.update(format!("features={}\n", feats.join(",")).as_bytes());
@@ -80,13 +91,20 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("plfp-{}", std::process::id()));
         fs::create_dir_all(dir.join("prover")).unwrap();
         fs::write(dir.join("prover/a.rs"), "fn a() {}").unwrap();
-        let k = BuildKey { features: vec!["smallvec".into()], profile: "release".into(), cuda_archs: String::new() };
+        let k = BuildKey {
+            features: vec!["smallvec".into()],
+            profile: "release".into(),
+            cuda_archs: String::new(),
+        };
         let f1 = fingerprint(&dir, &k).unwrap();
         assert_eq!(f1, fingerprint(&dir, &k).unwrap());
         fs::write(dir.join("prover/a.rs"), "fn a() { }").unwrap();
         let f2 = fingerprint(&dir, &k).unwrap();
         assert_ne!(f1, f2);
-        let k2 = BuildKey { features: vec![], ..k.clone() };
+        let k2 = BuildKey {
+            features: vec![],
+            ..k.clone()
+        };
         assert_ne!(f2, fingerprint(&dir, &k2).unwrap());
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -16,7 +16,11 @@ use std::path::PathBuf;
 static GLOBAL: CountingAlloc = CountingAlloc;
 
 #[derive(Parser)]
-#[command(name = "phaseline-prover", version, about = "Groth16 prover with per-phase timings as data")]
+#[command(
+    name = "phaseline-prover",
+    version,
+    about = "Groth16 prover with per-phase timings as data"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -84,14 +88,19 @@ struct SetupArgs {
 }
 
 fn params_dir(arg: Option<PathBuf>) -> PathBuf {
-    arg.or_else(|| std::env::var_os(PARAMS_DIR_ENV).map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("params"))
+    arg.or_else(|| std::env::var_os(PARAMS_DIR_ENV).map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("params"))
 }
 
 fn delays(list: &[String]) -> Result<BTreeMap<String, f64>> {
     let mut m = BTreeMap::new();
     for d in list {
-        let Some((p, ms)) = d.split_once('=') else { bail!("--inject-delay wants PHASE=MS, got `{d}`") };
-        let ms: f64 = ms.parse().with_context(|| format!("--inject-delay {d}: `{ms}` is not a number"))?;
+        let Some((p, ms)) = d.split_once('=') else {
+            bail!("--inject-delay wants PHASE=MS, got `{d}`")
+        };
+        let ms: f64 = ms
+            .parse()
+            .with_context(|| format!("--inject-delay {d}: `{ms}` is not a number"))?;
         if !(0.0..=600_000.0).contains(&ms) || p.is_empty() {
             bail!("--inject-delay {d}: needs a phase name and 0 <= MS <= 600000");
         }
@@ -124,7 +133,9 @@ struct Sink(Option<BufWriter<File>>);
 impl Sink {
     fn open(path: &Option<PathBuf>) -> Result<Self> {
         Ok(Sink(match path {
-            Some(p) => Some(BufWriter::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)),
+            Some(p) => Some(BufWriter::new(
+                File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+            )),
             None => None,
         }))
     }
@@ -155,7 +166,12 @@ fn dispatch(cli: Cli) -> Result<()> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&info)?);
             } else {
-                println!("phaseline-prover {} fingerprint {} features [{}]", info.package_version, info.fingerprint, info.features.join(","));
+                println!(
+                    "phaseline-prover {} fingerprint {} features [{}]",
+                    info.package_version,
+                    info.fingerprint,
+                    info.features.join(",")
+                );
             }
         }
         Cmd::Synth(c) => {
@@ -169,7 +185,15 @@ fn dispatch(cli: Cli) -> Result<()> {
             run_prove(&o, &mut |r| sink.put(r))?;
         }
         Cmd::Setup(s) => {
-            let c = Common { circuit: s.circuit, partitions: 1, reps: 1, warmup: 0, seed: 1, json: None, inject_delay: vec![] };
+            let c = Common {
+                circuit: s.circuit,
+                partitions: 1,
+                reps: 1,
+                warmup: 0,
+                seed: 1,
+                json: None,
+                inject_delay: vec![],
+            };
             let o = opts(&c, "cpu", params_dir(s.params_dir), None, false)?;
             params_for(&o)?;
             println!("parameters for `{}` ready in {}", o.circuit, o.params_dir.display());

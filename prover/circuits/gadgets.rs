@@ -29,12 +29,20 @@ impl Bit {
     pub fn xor<C: Cs>(cs: &mut C, a: Bit, b: Bit) -> Result<Bit, CsError> {
         let value = a.value.zip(b.value).map(|(x, y)| x ^ y);
         let var = cs.alloc(value.map(fr))?;
-        cs.enforce(Lc::zero().add(Fr::from(2u64), a.var), Lc::var(b.var), Lc::var(a.var).plus(b.var).minus(var));
+        cs.enforce(
+            Lc::zero().add(Fr::from(2u64), a.var),
+            Lc::var(b.var),
+            Lc::var(a.var).plus(b.var).minus(var),
+        );
         Ok(Bit { var, value })
     }
     /// ch(e, f, g) = e*f + (1-e)*g: e*(f - g) = ch - g.
     pub fn ch<C: Cs>(cs: &mut C, e: Bit, f: Bit, g: Bit) -> Result<Bit, CsError> {
-        let value = e.value.zip(f.value).zip(g.value).map(|((e, f), g)| if e { f } else { g });
+        let value = e
+            .value
+            .zip(f.value)
+            .zip(g.value)
+            .map(|((e, f), g)| if e { f } else { g });
         let var = cs.alloc(value.map(fr))?;
         cs.enforce(Lc::var(e.var), Lc::var(f.var).minus(g.var), Lc::var(var).minus(g.var));
         Ok(Bit { var, value })
@@ -44,7 +52,11 @@ impl Bit {
         let bcv = b.value.zip(c.value).map(|(x, y)| x & y);
         let bc = cs.alloc(bcv.map(fr))?;
         cs.enforce(Lc::var(b.var), Lc::var(c.var), Lc::var(bc));
-        let value = a.value.zip(b.value).zip(c.value).map(|((a, b), c)| (a & b) | (a & c) | (b & c));
+        let value = a
+            .value
+            .zip(b.value)
+            .zip(c.value)
+            .map(|((a, b), c)| (a & b) | (a & c) | (b & c));
         let var = cs.alloc(value.map(fr))?;
         cs.enforce(
             Lc::var(a.var),
@@ -61,10 +73,16 @@ pub struct Word(pub Vec<Bit>);
 
 impl Word {
     pub fn alloc<C: Cs>(cs: &mut C, v: Option<u32>) -> Result<Word, CsError> {
-        (0..32).map(|i| Bit::alloc(cs, v.map(|v| (v >> i) & 1 == 1))).collect::<Result<_, _>>().map(Word)
+        (0..32)
+            .map(|i| Bit::alloc(cs, v.map(|v| (v >> i) & 1 == 1)))
+            .collect::<Result<_, _>>()
+            .map(Word)
     }
     pub fn value(&self) -> Option<u32> {
-        self.0.iter().enumerate().try_fold(0u32, |acc, (i, b)| b.value.map(|v| acc | ((v as u32) << i)))
+        self.0
+            .iter()
+            .enumerate()
+            .try_fold(0u32, |acc, (i, b)| b.value.map(|v| acc | ((v as u32) << i)))
     }
     pub fn rotr(&self, n: usize) -> Word {
         Word((0..32).map(|i| self.0[(i + n) % 32]).collect())
@@ -91,14 +109,18 @@ impl Word {
         self.0.iter().map(|b| Some(*b)).collect()
     }
     pub fn shr(&self, n: usize) -> Vec<Option<Bit>> {
-        (0..32).map(|i| if i + n < 32 { Some(self.0[i + n]) } else { None }).collect()
+        (0..32)
+            .map(|i| if i + n < 32 { Some(self.0[i + n]) } else { None })
+            .collect()
     }
     /// Sum of words and a constant modulo 2^32: one packing constraint.
     pub fn add_many<C: Cs>(cs: &mut C, words: &[&Word], k: u32) -> Result<Word, CsError> {
         let vals: Option<u64> = words.iter().try_fold(k as u64, |a, w| w.value().map(|v| a + v as u64));
         let out = Word::alloc(cs, vals.map(|v| v as u32))?;
         let extra = 64 - ((words.len() as u64 + 1).leading_zeros() as usize);
-        let carry: Vec<Bit> = (0..extra).map(|i| Bit::alloc(cs, vals.map(|v| (v >> (32 + i)) & 1 == 1))).collect::<Result<_, _>>()?;
+        let carry: Vec<Bit> = (0..extra)
+            .map(|i| Bit::alloc(cs, vals.map(|v| (v >> (32 + i)) & 1 == 1)))
+            .collect::<Result<_, _>>()?;
         let mut lhs = Lc::with_capacity(32 * words.len() + 1);
         let mut coeff = Fr::ONE;
         let mut pows = Vec::with_capacity(32 + extra);

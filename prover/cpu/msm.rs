@@ -10,7 +10,11 @@ const MIN_CHUNK: usize = 1 << 10;
 
 /// Canonical little-endian bytes of each scalar, as blst wants them.
 pub fn scalar_bytes(scalars: &[Fr]) -> Vec<[u8; 32]> {
-    scalars.par_iter().with_min_len(1 << 12).map(|s| s.to_bytes_le()).collect()
+    scalars
+        .par_iter()
+        .with_min_len(1 << 12)
+        .map(|s| s.to_bytes_le())
+        .collect()
 }
 
 fn chunk_len(n: usize) -> usize {
@@ -54,14 +58,22 @@ fn g2_chunk(points: &[G2Affine], scalars: &[[u8; 32]]) -> G2Projective {
 pub fn msm_g1(points: &[G1Affine], scalars: &[[u8; 32]]) -> G1Projective {
     assert_eq!(points.len(), scalars.len(), "G1 MSM length mismatch");
     let c = chunk_len(points.len());
-    points.par_chunks(c).zip(scalars.par_chunks(c)).map(|(p, s)| g1_chunk(p, s)).reduce(G1Projective::identity, |a, b| a + b)
+    points
+        .par_chunks(c)
+        .zip(scalars.par_chunks(c))
+        .map(|(p, s)| g1_chunk(p, s))
+        .reduce(G1Projective::identity, |a, b| a + b)
 }
 
 /// sum_i scalars[i] * points[i] in G2 (lengths must match).
 pub fn msm_g2(points: &[G2Affine], scalars: &[[u8; 32]]) -> G2Projective {
     assert_eq!(points.len(), scalars.len(), "G2 MSM length mismatch");
     let c = chunk_len(points.len());
-    points.par_chunks(c).zip(scalars.par_chunks(c)).map(|(p, s)| g2_chunk(p, s)).reduce(G2Projective::identity, |a, b| a + b)
+    points
+        .par_chunks(c)
+        .zip(scalars.par_chunks(c))
+        .map(|(p, s)| g2_chunk(p, s))
+        .reduce(G2Projective::identity, |a, b| a + b)
 }
 
 #[cfg(test)]
@@ -77,7 +89,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for n in [0usize, 1, 5, 1500, 2049] {
             let pts: Vec<G1Affine> = (0..n).map(|_| G1Projective::random(&mut rng).to_affine()).collect();
-            let pts2: Vec<G2Affine> = (0..n.min(40)).map(|_| G2Projective::random(&mut rng).to_affine()).collect();
+            let pts2: Vec<G2Affine> = (0..n.min(40))
+                .map(|_| G2Projective::random(&mut rng).to_affine())
+                .collect();
             let sc: Vec<Fr> = (0..n)
                 .map(|i| match i % 3 {
                     0 => Fr::ZERO,

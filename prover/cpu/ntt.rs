@@ -31,7 +31,13 @@ impl Domain {
         }
         let omega_inv = omega.invert().unwrap();
         let n_inv = Fr::from(n as u64).invert().unwrap();
-        Some(Domain { log2, n, omega, omega_inv, n_inv })
+        Some(Domain {
+            log2,
+            n,
+            omega,
+            omega_inv,
+            n_inv,
+        })
     }
 
     pub fn ntt(&self, v: &mut [Fr]) {
@@ -122,13 +128,15 @@ fn transform(v: &mut [Fr], omega: Fr, log2: u32) {
         } else {
             for blk in v.chunks_mut(2 * m) {
                 let (lo, hi) = blk.split_at_mut(m);
-                lo.par_iter_mut().zip(hi.par_iter_mut()).enumerate().with_min_len(PAR_MIN / 4).for_each(
-                    |(j, (l, h))| {
+                lo.par_iter_mut()
+                    .zip(hi.par_iter_mut())
+                    .enumerate()
+                    .with_min_len(PAR_MIN / 4)
+                    .for_each(|(j, (l, h))| {
                         let t = *h * tw[j * stride];
                         *h = *l - t;
                         *l += t;
-                    },
-                );
+                    });
             }
         }
         m *= 2;
@@ -161,7 +169,10 @@ mod tests {
             let mut w = coeffs.clone();
             d.coset_ntt(&mut w);
             let g = Fr::MULTIPLICATIVE_GENERATOR;
-            assert_eq!(w[d.n - 1], naive_eval(&coeffs, g * d.omega.pow_vartime([(d.n - 1) as u64])));
+            assert_eq!(
+                w[d.n - 1],
+                naive_eval(&coeffs, g * d.omega.pow_vartime([(d.n - 1) as u64]))
+            );
             d.coset_intt(&mut w);
             assert_eq!(w, coeffs);
         }

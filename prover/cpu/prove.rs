@@ -31,9 +31,13 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
         d.coset_ntt(&mut b);
         d.coset_ntt(&mut c);
         let zinv = d.z_inv_on_coset();
-        a.par_iter_mut().zip(b.par_iter()).zip(c.par_iter()).with_min_len(1 << 12).for_each(|((x, y), z)| {
-            *x = (*x * y - z) * zinv;
-        });
+        a.par_iter_mut()
+            .zip(b.par_iter())
+            .zip(c.par_iter())
+            .with_min_len(1 << 12)
+            .for_each(|((x, y), z)| {
+                *x = (*x * y - z) * zinv;
+            });
     });
     rec.time_in("coset_intt", Some("ntt_h"), || d.coset_intt(&mut a));
     a.truncate(d.n - 1);
@@ -41,7 +45,12 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
 }
 
 fn filtered(values: &[Fr], density: &[bool]) -> Vec<Fr> {
-    values.iter().zip(density).filter(|(_, d)| **d).map(|(v, _)| *v).collect()
+    values
+        .iter()
+        .zip(density)
+        .filter(|(_, d)| **d)
+        .map(|(v, _)| *v)
+        .collect()
 }
 
 /// B scalars in parameter order: inputs with B density, then aux with B density.
@@ -52,7 +61,9 @@ fn b_scalars(s: &Synthesized) -> Vec<[u8; 32]> {
 }
 
 fn b_g2_all(p: &Params, synths: &[Synthesized], rec: &Recorder) -> Vec<G2Projective> {
-    rec.time("msm_b_g2", || synths.iter().map(|s| msm_g2(&p.b_g2, &b_scalars(s))).collect())
+    rec.time("msm_b_g2", || {
+        synths.iter().map(|s| msm_g2(&p.b_g2, &b_scalars(s))).collect()
+    })
 }
 
 struct G1Out {
@@ -79,19 +90,22 @@ fn g1_all(p: &Params, synths: &[Synthesized], d: &Domain, rec: &Recorder) -> Vec
             })
             .collect()
     });
-    let b: Vec<G1Projective> = rec.time("msm_b_g1", || synths.iter().map(|s| msm_g1(&p.b_g1, &b_scalars(s))).collect());
-    h.into_iter().zip(l).zip(a).zip(b).map(|(((h, l), a), b_g1)| G1Out { h, l, a, b_g1 }).collect()
+    let b: Vec<G1Projective> = rec.time("msm_b_g1", || {
+        synths.iter().map(|s| msm_g1(&p.b_g1, &b_scalars(s))).collect()
+    });
+    h.into_iter()
+        .zip(l)
+        .zip(a)
+        .zip(b)
+        .map(|(((h, l), a), b_g1)| G1Out { h, l, a, b_g1 })
+        .collect()
 }
 
 /// Proves every synthesized circuit (one shape) with randomizers `rs`.
-pub fn prove(
-    p: &Params,
-    synths: &[Synthesized],
-    rs: &[(Fr, Fr)],
-    rec: &Recorder,
-) -> Result<Vec<Proof>, ProverError> {
+pub fn prove(p: &Params, synths: &[Synthesized], rs: &[(Fr, Fr)], rec: &Recorder) -> Result<Vec<Proof>, ProverError> {
     let rows = synths.first().map(|s| s.num_constraints()).unwrap_or(0);
-    let d = Domain::for_len(rows).ok_or_else(|| ProverError::InvalidArgument("circuit too large for Fr's 2-adicity".into()))?;
+    let d = Domain::for_len(rows)
+        .ok_or_else(|| ProverError::InvalidArgument("circuit too large for Fr's 2-adicity".into()))?;
     let (g1, g2) = if cfg!(feature = "par-bg2") {
         rayon::join(|| g1_all(p, synths, &d, rec), || b_g2_all(p, synths, rec))
     } else {
@@ -103,7 +117,13 @@ pub fn prove(
             .zip(g2)
             .zip(rs)
             .map(|((g, b_g2), (r, s))| {
-                let m = MsmResults { h: g.h, l: g.l, a: g.a, b_g1: g.b_g1, b_g2 };
+                let m = MsmResults {
+                    h: g.h,
+                    l: g.l,
+                    a: g.a,
+                    b_g1: g.b_g1,
+                    b_g2,
+                };
                 assemble(&p.vk, &m, *r, *s)
             })
             .collect()

@@ -15,7 +15,12 @@ pub struct Bridge<'a, CS: ConstraintSystem<Fr>> {
 
 impl<'a, CS: ConstraintSystem<Fr>> Bridge<'a, CS> {
     pub fn new(cs: &'a mut CS) -> Self {
-        Bridge { cs, inputs: vec![CS::one()], aux: Vec::new(), n: 0 }
+        Bridge {
+            cs,
+            inputs: vec![CS::one()],
+            aux: Vec::new(),
+            n: 0,
+        }
     }
     fn lc(&self, lc: &Lc) -> LinearCombination<Fr> {
         let mut out = LinearCombination::zero();

@@ -33,13 +33,17 @@ impl Lc {
     /// An empty combination; with `presize` it has room for the typical few terms.
     pub fn zero() -> Self {
         if cfg!(feature = "presize") {
-            Lc { terms: Terms::with_capacity(INLINE_TERMS) }
+            Lc {
+                terms: Terms::with_capacity(INLINE_TERMS),
+            }
         } else {
             Lc { terms: Terms::new() }
         }
     }
     pub fn with_capacity(n: usize) -> Self {
-        Lc { terms: Terms::with_capacity(n) }
+        Lc {
+            terms: Terms::with_capacity(n),
+        }
     }
     pub fn var(v: Var) -> Self {
         let mut lc = Lc::zero();

@@ -23,6 +23,11 @@ pub fn assemble(vk: &VerifyingKey<Bls12>, m: &MsmResults, r: Fr, s: Fr) -> Proof
     let delta_g1 = vk.delta_g1.to_curve();
     let g_a = vk.alpha_g1.to_curve() + m.a + delta_g1 * r;
     let g_b = vk.beta_g2.to_curve() + m.b_g2 + vk.delta_g2.to_curve() * s;
-    let g_c = m.a * s + m.b_g1 * r + delta_g1 * (r * s) + vk.alpha_g1.to_curve() * s + vk.beta_g1.to_curve() * r + m.h + m.l;
-    Proof { a: g_a.to_affine(), b: g_b.to_affine(), c: g_c.to_affine() }
+    let g_c =
+        m.a * s + m.b_g1 * r + delta_g1 * (r * s) + vk.alpha_g1.to_curve() * s + vk.beta_g1.to_curve() * r + m.h + m.l;
+    Proof {
+        a: g_a.to_affine(),
+        b: g_b.to_affine(),
+        c: g_c.to_affine(),
+    }
 }

@@ -29,7 +29,13 @@ impl Expected {
         let a_aux = s.a_aux_density.iter().filter(|d| **d).count();
         let b_in = s.b_input_density.iter().filter(|d| **d).count();
         let b_aux = s.b_aux_density.iter().filter(|d| **d).count();
-        Expected { inputs: s.inputs.len(), aux: s.aux.len(), h: domain_n - 1, a: s.inputs.len() + a_aux, b: b_in + b_aux }
+        Expected {
+            inputs: s.inputs.len(),
+            aux: s.aux.len(),
+            h: domain_n - 1,
+            a: s.inputs.len() + a_aux,
+            b: b_in + b_aux,
+        }
     }
 }
 
@@ -65,7 +71,10 @@ pub fn read(path: &Path) -> Result<Params, ProverError> {
     let f = fs::File::open(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     if len == 0 {
-        return Err(ProverError::Params { path: path.display().to_string(), reason: "file is empty".into() });
+        return Err(ProverError::Params {
+            path: path.display().to_string(),
+            reason: "file is empty".into(),
+        });
     }
     Params::read(BufReader::with_capacity(1 << 20, f), true).map_err(|e| ProverError::Params {
         path: path.display().to_string(),

@@ -26,7 +26,9 @@ impl ConstraintSystem<Fr> for BellpepperEngine {
         A: FnOnce() -> AR,
         AR: Into<String>,
     {
-        let Var::Aux(i) = self.0.push_aux(f()?) else { unreachable!() };
+        let Var::Aux(i) = self.0.push_aux(f()?) else {
+            unreachable!()
+        };
         Ok(Variable::new_unchecked(Index::Aux(i as usize)))
     }
 
@@ -36,7 +38,9 @@ impl ConstraintSystem<Fr> for BellpepperEngine {
         A: FnOnce() -> AR,
         AR: Into<String>,
     {
-        let Var::Input(i) = self.0.push_input(f()?) else { unreachable!() };
+        let Var::Input(i) = self.0.push_input(f()?) else {
+            unreachable!()
+        };
         Ok(Variable::new_unchecked(Index::Input(i as usize)))
     }
 
@@ -48,7 +52,11 @@ impl ConstraintSystem<Fr> for BellpepperEngine {
         LB: FnOnce(LinearCombination<Fr>) -> LinearCombination<Fr>,
         LC: FnOnce(LinearCombination<Fr>) -> LinearCombination<Fr>,
     {
-        let (la, lb, lc) = (a(LinearCombination::zero()), b(LinearCombination::zero()), c(LinearCombination::zero()));
+        let (la, lb, lc) = (
+            a(LinearCombination::zero()),
+            b(LinearCombination::zero()),
+            c(LinearCombination::zero()),
+        );
         let ea = self.0.eval_terms(la.iter().map(|(v, c)| (var(v), c)), Which::A);
         let eb = self.0.eval_terms(lb.iter().map(|(v, c)| (var(v), c)), Which::B);
         let ec = self.0.eval_terms(lc.iter().map(|(v, c)| (var(v), c)), Which::C);

@@ -40,7 +40,11 @@ impl Synthesized {
         (z, o, self.aux.len() - z - o)
     }
     pub fn hint(&self) -> SizeHint {
-        SizeHint { constraints: self.a.len() - self.inputs.len(), aux: self.aux.len(), inputs: self.inputs.len() }
+        SizeHint {
+            constraints: self.a.len() - self.inputs.len(),
+            aux: self.aux.len(),
+            inputs: self.inputs.len(),
+        }
     }
 }
 
