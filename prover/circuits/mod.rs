@@ -1,7 +1,15 @@
-//! Benchmark circuits shaped like a Filecoin PoRep partition.
+//! Benchmark circuits written against our [`crate::cs::Cs`] trait: bit gadgets,
+//! SHA-256, a Poseidon-style hash, and a PoRep-partition-shaped circuit.
 
-pub mod gadgets;
+pub mod boolean;
 pub mod porep;
+pub mod poseidon;
 pub mod presets;
+pub mod sha256;
 
+#[cfg(test)]
+pub(crate) mod testcs;
+
+pub use boolean::{Bit, Word};
 pub use porep::PorepCircuit;
+pub use presets::{domain_log2, preset, PRESETS};

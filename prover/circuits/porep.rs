@@ -1,223 +1,249 @@
-//! A PoRep-partition-shaped circuit: chained SHA-256-style compressions over
-//! seeded data (nearly all witnesses 0/1), then an x^5 permutation over the
-//! packed digest (the full-field part), whose output is the public input.
+//! A circuit shaped like a Filecoin PoRep partition: chained SHA-256
+//! compressions over seeded data (nearly all witnesses 0/1), the final digest
+//! packed into two field elements and hashed into a Poseidon leaf, then a
+//! Poseidon Merkle path whose root is the one public input.
 
-use super::gadgets::{pow5, Bit, Word};
-use crate::cs::{Circuit, Cs, CsError, Lc, SizeHint, Var};
-use blstrs::Scalar as Fr;
-use ff::Field;
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
 use std::sync::OnceLock;
 
-const K: [u32; 64] = {
-    // first 32 bits of the fractional parts of the cube roots of the first 64 primes
-    [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-        0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-        0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-        0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-        0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-        0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-        0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ]
-};
-const IV: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
-const VERSION: u32 = 1;
+use blstrs::Scalar as Fr;
+use ff::{Field, PrimeField};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
 
-/// Shape parameters (the witness comes from `seed`).
-#[derive(Clone, Debug)]
+use crate::circuits::boolean::{pack_lc, Bit, Word};
+use crate::circuits::poseidon::{hash2, hash2_native, Lin};
+use crate::circuits::sha256::{compress, compress_native, iv_words, message_words, IV};
+use crate::cs::{Circuit, Cs, CsError, Lc, SizeHint, Var};
+
+/// Bumped whenever the R1CS this file produces changes.
+pub const SHAPE_VERSION: u32 = 2;
+
 pub struct PorepCircuit {
-    pub name: String,
-    pub n_sha: usize,
     pub rounds: usize,
-    pub perm_rounds: usize,
+    pub n_sha: usize,
+    pub merkle_depth: usize,
     pub seed: u64,
-    hint: std::sync::Arc<OnceLock<SizeHint>>,
+    hint: OnceLock<SizeHint>,
+}
+
+impl Clone for PorepCircuit {
+    fn clone(&self) -> Self {
+        let c = PorepCircuit::new(self.rounds, self.n_sha, self.merkle_depth, self.seed);
+        if let Some(h) = self.hint.get() {
+            let _ = c.hint.set(*h);
+        }
+        c
+    }
+}
+
+impl std::fmt::Debug for PorepCircuit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PorepCircuit({}, seed {})", self.shape_id(), self.seed)
+    }
+}
+
+/// The witness data a seed determines.
+struct Witness {
+    blocks: Vec<[u32; 16]>,
+    siblings: Vec<Fr>,
+    dirs: Vec<bool>,
+}
+
+fn digest_halves(state: &[u32; 8]) -> (Fr, Fr) {
+    let half = |ws: &[u32]| Fr::from_u128(ws.iter().rev().fold(0u128, |acc, w| (acc << 32) | *w as u128));
+    (half(&state[..4]), half(&state[4..]))
 }
 
 impl PorepCircuit {
-    pub fn new(name: &str, n_sha: usize, rounds: usize, perm_rounds: usize, seed: u64) -> Self {
+    pub fn new(rounds: usize, n_sha: usize, merkle_depth: usize, seed: u64) -> Self {
+        assert!((1..=64).contains(&rounds), "rounds must be in 1..=64");
+        assert!(n_sha >= 1, "at least one compression");
         PorepCircuit {
-            name: name.into(),
+            rounds,
             n_sha,
-            rounds: rounds.clamp(1, 64),
-            perm_rounds,
+            merkle_depth,
             seed,
-            hint: Default::default(),
+            hint: OnceLock::new(),
         }
     }
-}
 
-fn compress<C: Cs>(cs: &mut C, state: &[Word], block: &[Word], rounds: usize) -> Result<Vec<Word>, CsError> {
-    let mut w: Vec<Word> = Vec::with_capacity(if cfg!(feature = "presize") { rounds.max(16) } else { 0 });
-    w.extend_from_slice(block);
-    for t in 16..rounds.max(16) {
-        if t >= rounds {
-            break;
+    /// The same shape with another witness seed (partition `i` uses `base + i`).
+    pub fn with_seed(&self, seed: u64) -> Self {
+        let mut c = self.clone();
+        c.seed = seed;
+        c
+    }
+
+    fn witness(&self) -> Witness {
+        let mut rng = ChaCha20Rng::seed_from_u64(self.seed);
+        let blocks = (0..self.n_sha)
+            .map(|_| std::array::from_fn(|_| rng.next_u32()))
+            .collect();
+        let siblings = (0..self.merkle_depth).map(|_| Fr::random(&mut rng)).collect();
+        let dirs = (0..self.merkle_depth).map(|_| rng.next_u32() & 1 == 1).collect();
+        Witness { blocks, siblings, dirs }
+    }
+
+    /// The root computed natively.
+    pub fn root(&self) -> Fr {
+        let w = self.witness();
+        let mut state = IV;
+        for b in &w.blocks {
+            state = compress_native(state, b, self.rounds);
         }
-        let s0 = Word::xor3(
-            cs,
-            &w[t - 15].rotr(7).bits(),
-            &w[t - 15].rotr(18).bits(),
-            &w[t - 15].shr(3),
-        )?;
-        let s1 = Word::xor3(
-            cs,
-            &w[t - 2].rotr(17).bits(),
-            &w[t - 2].rotr(19).bits(),
-            &w[t - 2].shr(10),
-        )?;
-        let x = Word::add_many(cs, &[&w[t - 16], &s0, &w[t - 7], &s1], 0)?;
-        w.push(x);
+        let (lo, hi) = digest_halves(&state);
+        let mut cur = hash2_native(lo, hi);
+        for (s, d) in w.siblings.iter().zip(&w.dirs) {
+            cur = if *d {
+                hash2_native(*s, cur)
+            } else {
+                hash2_native(cur, *s)
+            };
+        }
+        cur
     }
-    let mut v: Vec<Word> = state.to_vec();
-    for (t, k) in K.iter().enumerate().take(rounds) {
-        let (a, b, c, d, e, f, g, h) = (&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-        let s1 = Word::xor3(cs, &e.rotr(6).bits(), &e.rotr(11).bits(), &e.rotr(25).bits())?;
-        let ch = Word(
-            (0..32)
-                .map(|i| Bit::ch(cs, e.0[i], f.0[i], g.0[i]))
-                .collect::<Result<_, _>>()?,
-        );
-        let s0 = Word::xor3(cs, &a.rotr(2).bits(), &a.rotr(13).bits(), &a.rotr(22).bits())?;
-        let maj = Word(
-            (0..32)
-                .map(|i| Bit::maj(cs, a.0[i], b.0[i], c.0[i]))
-                .collect::<Result<_, _>>()?,
-        );
-        let new_a = Word::add_many(cs, &[h, &s1, &ch, &w[t % w.len()], &s0, &maj], *k)?;
-        let new_e = Word::add_many(cs, &[d, h, &s1, &ch, &w[t % w.len()]], *k)?;
-        v = vec![
-            new_a,
-            a.clone(),
-            b.clone(),
-            c.clone(),
-            new_e,
-            e.clone(),
-            f.clone(),
-            g.clone(),
-        ];
-    }
-    (0..8).map(|i| Word::add_many(cs, &[&state[i], &v[i]], 0)).collect()
-}
 
-fn pack(word: &Word, acc: Lc, base: Fr) -> Lc {
-    let mut lc = acc;
-    let mut c = base;
-    for b in &word.0 {
-        lc.push(c, b.var);
-        c = c.double();
+    /// Counts by synthesizing small instances: the count is affine in
+    /// `n_sha` and `merkle_depth`, so three cheap passes give it exactly.
+    fn compute_hint(&self) -> SizeHint {
+        let count = |n, d| {
+            let mut c = CountCs::default();
+            PorepCircuit::new(self.rounds, n, d, 0)
+                .synthesize(&mut c)
+                .expect("counting synthesis");
+            c
+        };
+        let base = count(1, 0);
+        let sha = count(2, 0);
+        let lvl = count(1, 1);
+        let f = |b: usize, s: usize, l: usize| b + (s - b) * (self.n_sha - 1) + (l - b) * self.merkle_depth;
+        SizeHint {
+            constraints: f(base.constraints, sha.constraints, lvl.constraints),
+            aux: f(base.aux, sha.aux, lvl.aux),
+            inputs: base.inputs + 1,
+        }
     }
-    lc
 }
 
 impl Circuit for PorepCircuit {
     fn synthesize<C: Cs>(&self, cs: &mut C) -> Result<(), CsError> {
-        let mut rng = ChaCha20Rng::seed_from_u64(self.seed);
-        let vals = cs.wants_values();
-        let mut state: Vec<Word> = IV
-            .iter()
-            .map(|iv| Word::alloc(cs, Some(*iv)))
-            .collect::<Result<_, _>>()?;
-        for _ in 0..self.n_sha {
-            let block: Vec<Word> = (0..16)
-                .map(|_| Word::alloc(cs, Some(rng.next_u32()).filter(|_| vals)))
-                .collect::<Result<_, _>>()?;
-            state = compress(cs, &state, &block, self.rounds)?;
+        let w = self.witness();
+        let mut state = iv_words();
+        let mut native = IV;
+        for block in &w.blocks {
+            let msg = block[..message_words(self.rounds)]
+                .iter()
+                .map(|x| Word::alloc(cs, Some(*x)))
+                .collect::<Result<Vec<_>, _>>()?;
+            state = compress(cs, &state, &msg, self.rounds)?;
+            native = compress_native(native, block, self.rounds);
         }
-        // full-field part: lanes from the packed digest, then x^5 rounds with a linear mix
-        let mut lanes: Vec<(Lc, Option<Fr>)> = (0..3)
-            .map(|j| {
-                let lc = pack(&state[j], Lc::zero(), Fr::ONE);
-                let v = state[j].value().map(|x| Fr::from(x as u64));
-                (lc, v)
-            })
-            .collect();
-        for r in 0..self.perm_rounds {
-            let mut out = Vec::with_capacity(3);
-            for (lc, v) in &lanes {
-                let (y, yv) = pow5(cs, lc, *v)?;
-                out.push((y, yv));
-            }
-            let rc = Fr::from(r as u64 * 3 + 7);
-            lanes = (0..3)
-                .map(|j| {
-                    let mut lc = Lc::constant(rc + Fr::from(j as u64));
-                    let mut v = Some(rc + Fr::from(j as u64));
-                    for (k, (y, yv)) in out.iter().enumerate() {
-                        let m = Fr::from(((j + 1) * (k + 2)) as u64);
-                        lc.push(m, *y);
-                        v = v.zip(*yv).map(|(a, b)| a + m * b);
-                    }
-                    (lc, v)
-                })
-                .collect();
+        let bits: Vec<Bit> = state.iter().flat_map(|wd| wd.bits).collect();
+        let (lo_v, hi_v) = digest_halves(&native);
+        let lo = Lin::from_lc(&pack_lc(&bits[..128]), Some(lo_v));
+        let hi = Lin::from_lc(&pack_lc(&bits[128..]), Some(hi_v));
+        let mut cur = hash2(cs, &lo, &hi)?;
+        for (s, d) in w.siblings.iter().zip(&w.dirs) {
+            let sib = Lin::var(cs.alloc(Some(*s))?, Some(*s));
+            let dir = Bit::alloc(cs, Some(*d))?;
+            // left = cur + dir * (sib - cur); right = cur + sib - left
+            let left_v = cur.value.map(|c| if *d { *s } else { c });
+            let left = Lin::var(cs.alloc(left_v)?, left_v);
+            let mut diff = sib.clone();
+            diff.add_scaled(-Fr::ONE, &cur);
+            let mut left_minus_cur = left.clone();
+            left_minus_cur.add_scaled(-Fr::ONE, &cur);
+            cs.enforce(dir.lc(), diff.lc(), left_minus_cur.lc());
+            let mut right = cur.clone();
+            right.add_scaled(Fr::ONE, &sib);
+            right.add_scaled(-Fr::ONE, &left);
+            cur = hash2(cs, &left, &right)?;
         }
-        let (lc, v) = &lanes[0];
-        let out: Var = cs.alloc_input(*v)?;
-        cs.enforce(lc.clone(), Lc::one(), Lc::var(out));
+        let root = cs.alloc_input(cur.value)?;
+        cs.enforce(cur.lc(), Lc::one(), Lc::var(root));
         Ok(())
     }
 
     fn size_hint(&self) -> SizeHint {
-        *self.hint.get_or_init(|| {
-            let mut c = Counter::default();
-            let _ = self.synthesize(&mut c);
-            SizeHint {
-                constraints: c.constraints,
-                aux: c.aux,
-                inputs: c.inputs + 1,
-            }
-        })
+        *self.hint.get_or_init(|| self.compute_hint())
     }
 
     fn public_inputs(&self) -> Vec<Fr> {
-        let mut c = Counter {
-            keep: true,
-            ..Default::default()
-        };
-        let _ = self.synthesize(&mut c);
-        c.input_values
+        vec![self.root()]
     }
 
     fn shape_id(&self) -> String {
         format!(
-            "porep-v{VERSION}-sha{}x{}-perm{}",
-            self.n_sha, self.rounds, self.perm_rounds
+            "porep-v{SHAPE_VERSION}-sha{}x{}r-poseidon-d{}",
+            self.n_sha, self.rounds, self.merkle_depth
         )
     }
 }
 
-/// Counts sizes (and optionally keeps input values) without evaluating anything else.
+/// Counts allocations and constraints, ignoring values.
 #[derive(Default)]
-struct Counter {
+struct CountCs {
     constraints: usize,
     aux: usize,
     inputs: usize,
-    keep: bool,
-    input_values: Vec<Fr>,
 }
 
-impl Cs for Counter {
+impl Cs for CountCs {
     fn alloc(&mut self, _: Option<Fr>) -> Result<Var, CsError> {
         self.aux += 1;
         Ok(Var::Aux(self.aux as u32 - 1))
     }
-    fn alloc_input(&mut self, v: Option<Fr>) -> Result<Var, CsError> {
+    fn alloc_input(&mut self, _: Option<Fr>) -> Result<Var, CsError> {
         self.inputs += 1;
-        if self.keep {
-            self.input_values.push(v.ok_or(CsError::MissingValue)?);
-        }
         Ok(Var::Input(self.inputs as u32))
     }
     fn enforce(&mut self, _: Lc, _: Lc, _: Lc) {
         self.constraints += 1;
     }
     fn wants_values(&self) -> bool {
-        self.keep
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuits::presets::preset;
+    use crate::circuits::testcs::TestCs;
+
+    fn check(c: &PorepCircuit) -> TestCs {
+        let mut cs = TestCs::new();
+        c.synthesize(&mut cs).unwrap();
+        assert_eq!(cs.first_failure(), None, "{}", c.shape_id());
+        assert_eq!(cs.inputs[1..], c.public_inputs()[..]);
+        let h = c.size_hint();
+        assert_eq!(h.constraints, cs.num_constraints());
+        assert_eq!(h.aux, cs.aux.len());
+        assert_eq!(h.inputs, cs.inputs.len());
+        cs
+    }
+
+    #[test]
+    fn tiny_and_small_satisfied_and_hint_exact() {
+        for name in ["tiny", "small"] {
+            let c = preset(name, 7).unwrap();
+            check(&c);
+            let c2 = preset(name, 8).unwrap();
+            check(&c2);
+            assert_eq!(c.shape_id(), c2.shape_id());
+            assert_eq!(c.size_hint(), c2.size_hint());
+            assert_ne!(c.public_inputs(), c2.public_inputs());
+        }
+    }
+
+    #[test]
+    fn mixed_shapes_satisfied() {
+        for (r, n, d) in [(1, 1, 0), (5, 2, 3), (20, 3, 1), (64, 2, 2)] {
+            let c = PorepCircuit::new(r, n, d, 99);
+            check(&c);
+            let w = c.with_seed(100);
+            assert_eq!(w.shape_id(), c.shape_id());
+            assert_ne!(w.public_inputs(), c.public_inputs());
+        }
     }
 }

@@ -1,21 +1,73 @@
-//! Circuit presets by size.
+//! Circuit presets by NTT domain size.
 
-use super::PorepCircuit;
+use crate::circuits::porep::PorepCircuit;
+use crate::cs::Circuit;
 
 pub const PRESETS: &[&str] = &["tiny", "small", "medium", "large", "xl", "xxl", "porep-32g"];
 
+/// (name, SHA rounds, compressions, Merkle depth).
+const TABLE: &[(&str, usize, usize, usize)] = &[
+    ("tiny", 1, 1, 2),
+    ("small", 64, 2, 18),
+    ("medium", 64, 35, 20),
+    ("large", 64, 140, 30),
+    ("xl", 64, 560, 30),
+    ("xxl", 64, 2250, 30),
+    ("porep-32g", 64, 4800, 30),
+];
+
+fn lookup(name: &str) -> Result<(usize, usize, usize), String> {
+    TABLE
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, r, n, d)| (r, n, d))
+        .ok_or_else(|| format!("unknown preset `{name}` (valid presets: {})", PRESETS.join(", ")))
+}
+
 /// The preset `name` with witness seed `seed`.
 pub fn preset(name: &str, seed: u64) -> Result<PorepCircuit, String> {
-    // (SHA compressions, rounds, x^5 rounds); a full compression is about 30k constraints
-    let (n, r, p) = match name {
-        "tiny" => (1, 1, 20),
-        "small" => (2, 64, 200),
-        "medium" => (32, 64, 1000),
-        "large" => (128, 64, 4000),
-        "xl" => (512, 64, 16000),
-        "xxl" => (2048, 64, 64000),
-        "porep-32g" => (4200, 64, 100000),
-        _ => return Err(format!("`{name}` (valid presets: {})", PRESETS.join(", "))),
-    };
-    Ok(PorepCircuit::new(name, n, r, p, seed))
+    let (r, n, d) = lookup(name)?;
+    Ok(PorepCircuit::new(r, n, d, seed))
+}
+
+/// log2 of the NTT domain (`constraints + inputs` rounded up to a power of two).
+pub fn domain_log2(name: &str) -> Result<u32, String> {
+    let h = preset(name, 0)?.size_hint();
+    Ok((h.constraints + h.inputs).next_power_of_two().trailing_zeros())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn print_counts() {
+        for name in PRESETS {
+            let c = preset(name, 0).unwrap();
+            let h = c.size_hint();
+            let rows = h.constraints + h.inputs;
+            let k = domain_log2(name).unwrap();
+            eprintln!(
+                "{name}: constraints {} aux {} inputs {} rows {rows} domain 2^{k} fill {:.1}%",
+                h.constraints,
+                h.aux,
+                h.inputs,
+                100.0 * rows as f64 / (1u64 << k) as f64
+            );
+        }
+    }
+
+    #[test]
+    fn domains_and_fill() {
+        let want = [10, 16, 20, 22, 24, 26, 27];
+        for (name, k) in PRESETS.iter().zip(want) {
+            let h = preset(name, 0).unwrap().size_hint();
+            let fill = (h.constraints + h.inputs) as f64 / (1u64 << k) as f64;
+            assert_eq!(domain_log2(name).unwrap(), k, "{name}");
+            if *name != "porep-32g" {
+                assert!((0.80..1.0).contains(&fill), "{name} fill {fill}");
+            }
+        }
+        assert!(preset("nope", 0).unwrap_err().contains("porep-32g"));
+    }
 }

@@ -1,0 +1,35 @@
+//! The harness's typed error and the process exit codes.
+
+use thiserror::Error;
+
+/// Exit codes of the `phaseline` binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCode {
+    /// Nothing regressed.
+    Ok = 0,
+    /// At least one phase regressed.
+    Regression = 1,
+    /// Bad input, failed build, failed runs.
+    Error = 2,
+}
+
+#[derive(Debug, Error)]
+pub enum HarnessError {
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl HarnessError {
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        HarnessError::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
