@@ -3,9 +3,7 @@
 
 pub mod alloc_count;
 pub mod build_info;
-pub mod circuits;
 pub mod cpu;
-pub mod cs;
 pub mod error;
 pub mod groth16;
 pub mod phases;
@@ -14,3 +12,6 @@ pub mod run;
 pub mod synth;
 
 pub use error::ProverError;
+// The circuits and our constraint-system trait live in `phaseline-circuits`;
+// re-exported so `crate::cs::...` and `crate::circuits::...` keep working.
+pub use phaseline_circuits::{circuits, cs};
