@@ -1,6 +1,10 @@
 //! Build script of `phaseline-prover`: embeds the build fingerprint (a hash over
 //! every source, the enabled features and the profile) so a stale binary can
-//! never run unnoticed. The `cuda` feature will add the CUDA compilation here.
+//! never run unnoticed. With the `cuda` feature it also compiles `cuda/`
+//! (see `cuda/build.rs`) and records the CUDA architectures in the fingerprint.
+
+#[path = "cuda/build.rs"]
+mod cuda_build;
 
 use phaseline_fingerprint::{fingerprint, source_files, BuildKey};
 use std::path::PathBuf;
@@ -16,11 +20,22 @@ fn main() {
         .filter(|f| f != "default")
         .collect();
     let profile = std::env::var("PROFILE").unwrap_or_else(|_| "unknown".into());
+    let cuda = std::env::var_os("CARGO_FEATURE_CUDA").is_some();
+    let archs = if cuda {
+        cuda_build::archs().unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        Vec::new()
+    };
     let key = BuildKey {
         features: features.clone(),
         profile: profile.clone(),
-        cuda_archs: String::new(),
+        cuda_archs: archs.join(","),
     };
+    if cuda {
+        if let Err(e) = cuda_build::build(&root, &archs) {
+            panic!("building the CUDA sources: {e}");
+        }
+    }
     let fp = match fingerprint(&root, &key) {
         Ok(fp) => fp,
         Err(e) => panic!("cannot compute the build fingerprint: {e}"),
@@ -59,4 +74,5 @@ fn main() {
     println!("cargo:rustc-env=PHASELINE_GIT_COMMIT={commit}");
     println!("cargo:rustc-env=PHASELINE_GIT_DIRTY={dirty}");
     println!("cargo:rustc-env=PHASELINE_RUSTC={rustc_version}");
+    println!("cargo:rustc-env=PHASELINE_CUDA_ARCHS={}", archs.join(","));
 }

@@ -24,13 +24,19 @@ pub fn features() -> Vec<String> {
 pub fn inert_features(backend: &str) -> Vec<String> {
     let inert: &[&str] = match backend {
         "cpu" => &["pin", "window-tune"],
+        // The CUDA backend acts on every optimization feature.
+        "cuda" => &[],
         _ => &[],
     };
     features().into_iter().filter(|f| inert.contains(&f.as_str())).collect()
 }
 
 pub fn backends() -> Vec<&'static str> {
-    vec!["cpu"]
+    let mut v = vec!["cpu"];
+    if cfg!(feature = "cuda") {
+        v.push("cuda");
+    }
+    v
 }
 
 #[derive(Debug, Serialize)]
@@ -47,6 +53,8 @@ pub struct Info {
     pub cpu_model: String,
     pub cpu_cores: usize,
     pub gpu: Option<String>,
+    /// CUDA architectures compiled in (empty without the `cuda` feature).
+    pub cuda_archs: &'static str,
 }
 
 pub fn info() -> Info {
@@ -62,7 +70,20 @@ pub fn info() -> Info {
         backends: backends(),
         cpu_model: cpu_model(),
         cpu_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-        gpu: None,
+        gpu: gpu_name(),
+        cuda_archs: env!("PHASELINE_CUDA_ARCHS"),
+    }
+}
+
+/// The CUDA device's name when this build has the backend and a device answers.
+pub fn gpu_name() -> Option<String> {
+    #[cfg(feature = "cuda")]
+    {
+        crate::gpu::device::init().ok().map(|d| d.name)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        None
     }
 }
 

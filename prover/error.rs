@@ -22,6 +22,10 @@ pub enum ProverError {
     InvalidArgument(String),
     #[error("backend `{0}` is not available in this build")]
     BackendUnavailable(String),
+    #[error("CUDA error {code}: {message}")]
+    Gpu { code: i32, message: String },
+    #[error("internal error: {0}")]
+    Internal(String),
     #[error("i/o error on {path}: {source}")]
     Io { path: String, source: std::io::Error },
 }

@@ -5,6 +5,7 @@ pub mod alloc_count;
 pub mod build_info;
 pub mod cpu;
 pub mod error;
+pub mod gpu;
 pub mod groth16;
 pub mod phases;
 pub mod record;

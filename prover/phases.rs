@@ -96,6 +96,28 @@ impl Recorder {
         self.phases.lock().unwrap_or_else(|e| e.into_inner()).push(p);
     }
 
+    /// Records a span measured elsewhere (a GPU stream, a foreign call) on the
+    /// named lane: it started at `start` and lasted `ms`.
+    pub fn push_at(
+        &self,
+        name: &str,
+        parent: Option<&str>,
+        start: Instant,
+        ms: f64,
+        lane: &str,
+        extra: serde_json::Map<String, serde_json::Value>,
+    ) {
+        let p = Phase {
+            name: name.into(),
+            parent: parent.map(String::from),
+            start_ms: start.saturating_duration_since(self.origin).as_secs_f64() * 1e3,
+            ms,
+            thread: lane.into(),
+            extra,
+        };
+        self.phases.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+    }
+
     /// Adds extra fields to the most recent phase named `name`.
     pub fn annotate(&self, name: &str, key: &str, value: serde_json::Value) {
         let mut g = self.phases.lock().unwrap_or_else(|e| e.into_inner());

@@ -74,11 +74,16 @@ pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static 
             "msm_b_g2",
             "assemble",
         ]);
+        if backend == "cuda" {
+            v.extend(["msm_prep", "h2d", "batch_add", "tail_msm", "b_g2"]);
+            if cfg!(feature = "pin") {
+                v.push("pin");
+            }
+        }
         if verify {
             v.push("verify");
         }
     }
-    let _ = backend;
     v
 }
 

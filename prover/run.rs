@@ -33,6 +33,9 @@ pub struct RunOpts {
     pub verify: bool,
     pub seed: u64,
     pub delays: BTreeMap<String, f64>,
+    /// Test hook of the CUDA backend: one extra device allocation of this
+    /// many bytes per proof batch (0: off), to check error propagation.
+    pub inject_gpu_alloc: u64,
 }
 
 fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
@@ -134,6 +137,27 @@ fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
     }
 }
 
+/// Dispatches to the backend named in `o` (checked by `check_backend`).
+fn prove_on_backend(
+    o: &RunOpts,
+    params: &Params,
+    synths: &[Synthesized],
+    rs: &[(Fr, Fr)],
+    rec: &Recorder,
+) -> Result<Vec<crate::groth16::Proof>, ProverError> {
+    match o.backend.as_str() {
+        "cpu" => crate::cpu::prove::prove(params, synths, rs, rec),
+        #[cfg(feature = "cuda")]
+        "cuda" => {
+            let hooks = crate::gpu::prove::Hooks {
+                inject_alloc_bytes: o.inject_gpu_alloc,
+            };
+            crate::gpu::prove::prove(params, synths, rs, rec, hooks)
+        }
+        other => Err(ProverError::BackendUnavailable(other.into())),
+    }
+}
+
 /// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
 pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
     for rep in 0..o.warmup + o.reps {
@@ -179,7 +203,7 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
         let rs: Vec<(Fr, Fr)> = (0..synths.len())
             .map(|_| (Fr::random(&mut rng), Fr::random(&mut rng)))
             .collect();
-        let proofs = crate::cpu::prove::prove(&params, &synths, &rs, &rec)?;
+        let proofs = prove_on_backend(o, &params, &synths, &rs, &rec)?;
         let verified = if o.verify {
             let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
             rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;

@@ -77,6 +77,10 @@ struct ProveArgs {
     params: Option<PathBuf>,
     #[arg(long)]
     no_verify: bool,
+    /// Test hook (`--backend cuda`): request one extra device allocation of
+    /// BYTES per batch, to check that a CUDA failure surfaces as an error.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    inject_gpu_alloc: u64,
 }
 
 #[derive(Args)]
@@ -124,6 +128,7 @@ fn opts(c: &Common, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: 
         verify,
         seed: c.seed,
         delays: delays(&c.inject_delay)?,
+        inject_gpu_alloc: 0,
     })
 }
 
@@ -180,7 +185,8 @@ fn dispatch(cli: Cli) -> Result<()> {
             run_synth(&o, &mut |r| sink.put(r))?;
         }
         Cmd::Prove(p) => {
-            let o = opts(&p.common, &p.backend, params_dir(p.params_dir), p.params, !p.no_verify)?;
+            let mut o = opts(&p.common, &p.backend, params_dir(p.params_dir), p.params, !p.no_verify)?;
+            o.inject_gpu_alloc = p.inject_gpu_alloc;
             let mut sink = Sink::open(&p.common.json)?;
             run_prove(&o, &mut |r| sink.put(r))?;
         }

@@ -1,0 +1,48 @@
+// Errors across the FFI: every entry point catches CUDA errors (thrown by
+// CUDA_OK as cuda_error) and any other C++ exception and returns them as a
+// pl_error; nothing aborts or exits the process.
+#ifndef PL_ERROR_CUH
+#define PL_ERROR_CUH
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <util/exception.cuh>
+#include <util/rusterror.h>
+#include "pl_ffi.h"
+
+static inline pl_error pl_ok() { return pl_error{0, nullptr}; }
+
+static inline pl_error pl_fail(int code, const std::string& msg)
+{
+    if (code == 0)
+        code = -1;
+    return pl_error{code < 0 ? -code : code, strdup(msg.c_str())};
+}
+
+// sppark reports some failures by value; turn them into exceptions.
+static inline void pl_check(RustError e)
+{
+    if (e.code != 0) {
+        std::string msg = e.message ? e.message : "sppark error";
+        free(e.message);
+        throw cuda_error{e.code, msg};
+    }
+}
+
+#define PL_TRY try {
+#define PL_CATCH                                                          \
+    } catch (const cuda_error& e) {                                       \
+        return pl_fail(e.code(), e.what());                               \
+    } catch (const std::bad_alloc&) {                                     \
+        return pl_fail(12, "host memory allocation failed");              \
+    } catch (const std::exception& e) {                                   \
+        return pl_fail(-1, std::string("C++ exception: ") + e.what());    \
+    } catch (...) {                                                       \
+        return pl_fail(-1, "unknown C++ exception");                      \
+    }
+
+#endif

@@ -1,0 +1,99 @@
+// The C interface between the Rust prover and our CUDA pipeline.
+// prover/gpu/ffi.rs mirrors every struct here field by field (#[repr(C)]).
+// Field elements and points cross the boundary in blst's memory layout
+// (Montgomery form): fr 32 bytes, G1 affine 96, G1 Jacobian 144.
+#ifndef PL_FFI_H
+#define PL_FFI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Every entry point returns this. code 0 is success; otherwise message is a
+// malloc'd string the caller releases with pl_free_message.
+typedef struct {
+    int32_t code;
+    char* message;
+} pl_error;
+
+// One timed span. Device spans come from CUDA events, host spans from a
+// steady clock; start_ms is relative to the entry of the call.
+typedef struct {
+    char name[20];
+    char parent[20];
+    uint32_t partition;
+    uint32_t lane;        // 0..2: stream index; 99: host
+    double start_ms;
+    double ms;
+    uint64_t count;       // points or elements involved
+    uint32_t window;      // Pippenger window bits (MSM spans), else 0
+    uint32_t pad;
+} pl_phase;
+
+typedef struct {
+    pl_phase* items;
+    size_t cap;
+    size_t len;
+    size_t dropped;       // spans that did not fit
+} pl_phases;
+
+typedef struct {
+    uint32_t pin;               // page-lock host buffers before copying them
+    uint32_t window_tune;       // window per MSM from its own size
+    uint64_t shared_window_n;   // size the shared window is chosen for (0: each call's point count)
+    uint64_t inject_alloc_bytes;// test hook: one extra device allocation of this size
+} pl_opts;
+
+// One MSM split by scalar class over a device-resident point set:
+// indices whose scalar is 1 (summed by batch addition) and the indices and
+// scalars of the rest (Pippenger "tail"); zero scalars appear in neither.
+typedef struct {
+    const uint32_t* ones;
+    size_t n_ones;
+    const uint32_t* tail_idx;
+    const void* tail_scalars;   // fr, Montgomery form
+    size_t n_tail;
+} pl_split;
+
+typedef struct {
+    const void* a;      // fr evaluations, abc_len each
+    const void* b;
+    const void* c;
+    size_t abc_len;
+    pl_split l;
+    pl_split a_q;       // A query
+    pl_split b_q;       // B query in G1
+} pl_circuit;
+
+typedef struct pl_points pl_points;
+
+pl_error pl_init(char* name, size_t name_len, uint32_t* sm_count, uint64_t* mem_bytes);
+void pl_free_message(char* message);
+
+pl_error pl_points_upload(const void* host_affine, size_t n, const pl_opts* opts,
+                          pl_points** out, pl_phases* phases);
+void pl_points_free(pl_points* p);
+
+pl_error pl_ntt(void* inout, uint32_t lg_n, uint32_t inverse, uint32_t coset);
+
+pl_error pl_h_poly(const void* a, const void* b, const void* c, size_t len,
+                   uint32_t lg_n, const void* z_inv, void* out_coeffs,
+                   const pl_opts* opts, pl_phases* phases);
+
+pl_error pl_split_msm(const pl_points* points, const pl_split* job,
+                      const pl_opts* opts, void* out_jacobian, pl_phases* phases);
+
+// G1 work of a batch of circuits of one shape: H (NTT + MSM), L, A, B_G1.
+// out: 4 Jacobian points per circuit in the order H, L, A, B_G1.
+pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
+                     const pl_points* b_g1, const pl_circuit* circuits,
+                     size_t n_circuits, uint32_t lg_n, const void* z_inv,
+                     const pl_opts* opts, void* out, pl_phases* phases);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,111 @@
+//! The device: initialisation, device-resident point sets, and the proving
+//! parameters (SRS) uploaded once per process and kept on the device.
+
+use super::ffi::{self, PhaseBuf, PlOpts, PlPoints};
+use super::timing;
+use crate::error::ProverError;
+use crate::groth16::Params;
+use crate::phases::Recorder;
+use blstrs::G1Affine;
+use group::GroupEncoding;
+use std::ffi::c_char;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What the device reports about itself.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub sm_count: u32,
+    pub mem_bytes: u64,
+}
+
+/// Initialises the CUDA device (context, NTT tables); an error when there is none.
+pub fn init() -> Result<DeviceInfo, ProverError> {
+    let mut name = [0 as c_char; 256];
+    let (mut sm, mut mem) = (0u32, 0u64);
+    // SAFETY: buffers are valid for the sizes given.
+    ffi::check(unsafe { ffi::pl_init(name.as_mut_ptr(), name.len(), &mut sm, &mut mem) })?;
+    let bytes: Vec<u8> = name.iter().map(|c| *c as u8).collect();
+    Ok(DeviceInfo {
+        name: ffi::cstr(&bytes),
+        sm_count: sm,
+        mem_bytes: mem,
+    })
+}
+
+/// G1 affine points resident in device memory.
+pub struct DevicePoints {
+    ptr: *mut PlPoints,
+    pub n: usize,
+}
+
+// SAFETY: the handle is only used through the C entry points, which
+// serialize all device work behind one mutex.
+unsafe impl Send for DevicePoints {}
+unsafe impl Sync for DevicePoints {}
+
+impl DevicePoints {
+    /// Copies `points` to the device; spans go to `rec` under `what`.
+    pub fn upload(points: &[G1Affine], opts: &PlOpts, rec: &Recorder, what: &str) -> Result<Self, ProverError> {
+        let mut buf = PhaseBuf::new(8);
+        let mut ptr = std::ptr::null_mut();
+        let t0 = Instant::now();
+        // SAFETY: G1Affine is blst_p1_affine (96 bytes), the layout the C side reads.
+        let e = unsafe { ffi::pl_points_upload(points.as_ptr().cast(), points.len(), opts, &mut ptr, &mut buf.raw) };
+        ffi::check(e)?;
+        timing::merge(rec, t0, &buf, Some("srs_upload"), Some(what));
+        Ok(DevicePoints { ptr, n: points.len() })
+    }
+    pub fn raw(&self) -> *const PlPoints {
+        self.ptr
+    }
+}
+
+impl Drop for DevicePoints {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from pl_points_upload and is freed once.
+        unsafe { ffi::pl_points_free(self.ptr) }
+    }
+}
+
+/// The G1 parameter vectors on the device (B_G2 stays on the host).
+pub struct DeviceSrs {
+    pub h: DevicePoints,
+    pub l: DevicePoints,
+    pub a: DevicePoints,
+    pub b_g1: DevicePoints,
+}
+
+type Key = (Vec<u8>, [usize; 4]);
+
+fn key(p: &Params) -> Key {
+    let mut k = p.vk.delta_g1.to_bytes().as_ref().to_vec();
+    k.extend_from_slice(p.vk.alpha_g1.to_bytes().as_ref());
+    (k, [p.h.len(), p.l.len(), p.a.len(), p.b_g1.len()])
+}
+
+static SRS: Mutex<Option<(Key, Arc<DeviceSrs>)>> = Mutex::new(None);
+
+/// The device copy of `p`, uploaded on first use in this process.
+pub fn srs_for(p: &Params, opts: &PlOpts, rec: &Recorder) -> Result<Arc<DeviceSrs>, ProverError> {
+    let k = key(p);
+    let mut g = SRS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((have, srs)) = g.as_ref() {
+        if *have == k {
+            return Ok(srs.clone());
+        }
+    }
+    *g = None; // free the old copy before uploading a new one
+    let srs = rec.time("srs_upload", || -> Result<DeviceSrs, ProverError> {
+        Ok(DeviceSrs {
+            h: DevicePoints::upload(&p.h, opts, rec, "h")?,
+            l: DevicePoints::upload(&p.l, opts, rec, "l")?,
+            a: DevicePoints::upload(&p.a, opts, rec, "a")?,
+            b_g1: DevicePoints::upload(&p.b_g1, opts, rec, "b_g1")?,
+        })
+    })?;
+    let srs = Arc::new(srs);
+    *g = Some((k, srs.clone()));
+    Ok(srs)
+}
