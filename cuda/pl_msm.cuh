@@ -7,7 +7,6 @@
 #define PL_MSM_CUH
 
 #include <map>
-#include <memory>
 
 typedef msm_t<bucket_t, point_t, affine_t, scalar_t> pl_msm_t;
 
@@ -33,15 +32,16 @@ static uint32_t pl_window_bits(size_t n)
     return (uint32_t)w;
 }
 
-// One msm_t per window size, kept for the process (its bucket memory is
-// sized by the window).
+// One msm_t per window size, kept for the life of the process (its bucket
+// memory is sized by the window). Never destroyed: msm_t's destructor syncs
+// the device, which must not run during process exit.
 static pl_msm_t& pl_msm_for(size_t n, uint32_t& wbits)
 {
-    static std::map<uint32_t, std::unique_ptr<pl_msm_t>> cache;
+    static auto* cache = new std::map<uint32_t, pl_msm_t*>();
     wbits = pl_window_bits(n);
-    auto it = cache.find(wbits);
-    if (it == cache.end())
-        it = cache.emplace(wbits, std::unique_ptr<pl_msm_t>(new pl_msm_t(nullptr, n))).first;
+    auto it = cache->find(wbits);
+    if (it == cache->end())
+        it = cache->emplace(wbits, new pl_msm_t(nullptr, n)).first;
     return *it->second;
 }
 

@@ -2,6 +2,7 @@
 //! cache), proof assembly, verification.
 
 pub mod assemble;
+pub mod par_read;
 pub mod params;
 pub mod verify;
 

@@ -7,8 +7,9 @@ use crate::cs::bridge::AsBellpepper;
 use crate::cs::Circuit;
 use crate::error::ProverError;
 use crate::synth::Synthesized;
+use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Environment variable naming the parameter directory (recorded by the runner).
@@ -68,18 +69,30 @@ pub fn check(p: &Params, e: &Expected, path: &str) -> Result<(), ProverError> {
 
 /// Reads a parameter file (points checked to be on the curve and in the subgroup).
 pub fn read(path: &Path) -> Result<Params, ProverError> {
-    let f = fs::File::open(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    if len == 0 {
+    let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
+    if bytes.is_empty() {
         return Err(ProverError::Params {
             path: path.display().to_string(),
             reason: "file is empty".into(),
         });
     }
-    Params::read(BufReader::with_capacity(1 << 20, f), true).map_err(|e| ProverError::Params {
+    // Points are checked (curve, subgroup) once; the file's SHA-256 is then
+    // recorded beside it, and a later load of identical bytes skips the checks.
+    let digest = hex::encode(Sha256::digest(&bytes));
+    let mark = path.with_extension("params.checked");
+    let known_good = fs::read_to_string(&mark).map(|s| s.trim() == digest).unwrap_or(false);
+    let p = super::par_read::parse(&bytes, !known_good).map_err(|e| ProverError::Params {
         path: path.display().to_string(),
         reason: format!("corrupt or truncated parameter file: {e}"),
-    })
+    })?;
+    if !known_good {
+        // Best effort: without the mark the next load checks every point again.
+        let tmp = mark.with_extension(format!("checked.tmp{}", std::process::id()));
+        if fs::write(&tmp, &digest).is_ok() && fs::rename(&tmp, &mark).is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+    Ok(p)
 }
 
 /// Writes parameters atomically (temp file, fsync, rename).
