@@ -10,6 +10,8 @@ pub mod groth16;
 pub mod phases;
 pub mod record;
 pub mod run;
+pub mod setup;
+pub mod shape;
 pub mod synth;
 
 pub use error::ProverError;

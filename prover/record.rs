@@ -60,6 +60,19 @@ pub struct Record {
 
 /// Phases a record of `mode` on `backend` must contain.
 pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static str> {
+    if mode == "setup" {
+        return match backend {
+            "bellperson" => vec!["bellperson_generate", "write"],
+            _ => vec![
+                "record_shape",
+                "qap_eval",
+                "fixed_base_g1",
+                "fixed_base_g2",
+                "normalize",
+                "write",
+            ],
+        };
+    }
     let mut v = vec!["synthesis"];
     if mode == "prove" {
         v.extend([

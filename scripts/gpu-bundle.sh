@@ -34,8 +34,14 @@ for v in $VARIANTS; do
   "$DIR/bin/phaseline-prover-$v" info --json >"$DIR/bin/phaseline-prover-$v.info.json"
 done
 
-exe=$(cargo test --release --features cuda --test gpu --no-run --message-format=json \
-  | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+exe=$(cargo test --release --features cuda --test gpu --no-run --message-format=json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    t = m.get("target", {})
+    if m.get("reason") == "compiler-artifact" and t.get("name") == "gpu" and "test" in t.get("kind", []):
+        print(m.get("executable") or "")
+')
 if [ -z "$exe" ]; then
   echo "could not find the GPU test binary" >&2
   exit 2
