@@ -79,27 +79,46 @@ pub fn read(path: &Path) -> Result<Params, ProverError> {
     // Points are checked (curve, subgroup) once; the file's SHA-256 is then
     // recorded beside it, and a later load of identical bytes skips the checks.
     let digest = hex::encode(Sha256::digest(&bytes));
-    let mark = path.with_extension("params.checked");
-    let known_good = fs::read_to_string(&mark).map(|s| s.trim() == digest).unwrap_or(false);
+    let known_good = fs::read_to_string(mark_path(path))
+        .map(|s| s.trim() == digest)
+        .unwrap_or(false);
     let p = super::par_read::parse(&bytes, !known_good).map_err(|e| ProverError::Params {
         path: path.display().to_string(),
         reason: format!("corrupt or truncated parameter file: {e}"),
     })?;
     if !known_good {
-        // Best effort: without the mark the next load checks every point again.
-        let tmp = mark.with_extension(format!("checked.tmp{}", std::process::id()));
-        if fs::write(&tmp, &digest).is_ok() && fs::rename(&tmp, &mark).is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
+        write_mark(path, &digest);
     }
     Ok(p)
+}
+
+fn mark_path(path: &Path) -> PathBuf {
+    path.with_extension("params.checked")
+}
+
+/// Best effort: without the mark the next load checks every point again.
+fn write_mark(path: &Path, digest: &str) {
+    let mark = mark_path(path);
+    let tmp = mark.with_extension(format!("checked.tmp{}", std::process::id()));
+    if fs::write(&tmp, digest).is_err() || fs::rename(&tmp, &mark).is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+}
+
+/// Records that the parameter file at `path` holds valid points (it was just
+/// written from points this process made), so loads skip the point checks.
+pub fn mark_checked(path: &Path) -> Result<(), ProverError> {
+    let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
+    write_mark(path, &hex::encode(Sha256::digest(&bytes)));
+    Ok(())
 }
 
 /// Writes parameters atomically (temp file, fsync, rename), points serialized in parallel.
 pub fn write_atomic(p: &Params, path: &Path) -> Result<(), ProverError> {
     crate::setup::write::write_params(p, path)
         .map(|_| ())
-        .map_err(|e| ProverError::io(path.display().to_string(), e))
+        .map_err(|e| ProverError::io(path.display().to_string(), e))?;
+    mark_checked(path)
 }
 
 /// Writes parameters atomically through bellperson's own serial writer.

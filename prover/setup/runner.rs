@@ -121,6 +121,8 @@ fn write_files(p: &Params, dir: &Path, id: &str, rec: &Recorder) -> Result<(), S
     };
     let (pb, vb) = rec.time("write", || -> Result<(u64, u64), SetupError> {
         let pb = write::write_params(p, &pp).map_err(io(&pp))?;
+        // Points made here: later loads may skip the per-point checks.
+        let _ = crate::groth16::params::mark_checked(&pp);
         let vb = write::write_vk(&p.vk, &vp).map_err(io(&vp))?;
         Ok((pb, vb))
     })?;
