@@ -27,6 +27,7 @@ typedef fr_t scalar_t;
 
 static std::mutex pl_mutex;
 
+// The device, with this thread's stale last error (if any) cleared.
 static const gpu_t& pl_gpu()
 {
     if (ngpus() == 0) {
@@ -37,10 +38,14 @@ static const gpu_t& pl_gpu()
         (void)cudaGetLastError();
         throw cuda_error{100, "no CUDA device: " + why};
     }
-    return select_gpu(0);
+    const gpu_t& gpu = select_gpu(0);
+    (void)cudaGetLastError();
+    return gpu;
 }
 
-// Drains the device after a failure so the next call starts clean.
+// Drains the device after a failure and clears this thread's last error (a
+// failed cudaMalloc leaves one that the next launch check would report), so
+// the next call starts clean.
 static void pl_quiesce()
 {
     try {
@@ -48,6 +53,7 @@ static void pl_quiesce()
             select_gpu(0).sync();
     } catch (...) {
     }
+    (void)cudaGetLastError();
 }
 
 #define PL_ENTRY_CATCH                                                    \

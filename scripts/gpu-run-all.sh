@@ -2,13 +2,15 @@
 # Runs on a GPU host from a bundle made by scripts/gpu-bundle.sh: the GPU
 # tests for real (a missing device is a failure here), then a measurement
 # matrix, writing everything under RESULTS_DIR:
-#   tests.log, results.jsonl (every record), run.log, nvidia-smi.txt
+#   tests.log, results.jsonl (every record, appended), run.log (appended),
+#   nvidia-smi.txt
 #
 #   ./run-all.sh RESULTS_DIR
 # Options (environment): TESTS=0 skips the tests; CIRCUITS ("small medium"),
 # PARTS ("1 10"), VARIANTS (the bundle's, "off pin par-bg2 window-tune all"),
-# REPS (3), WARMUP (1), CPU=1 adds the CPU backend (variant off),
-# PARAMS_DIR (a scratch folder for the parameter cache).
+# REPS (3), WARMUP (1), CPU=1 adds the CPU backend (first variant) with
+# CPU_REPS / CPU_WARMUP (default REPS / WARMUP), PARAMS_DIR (a scratch folder
+# for the parameter cache), SETUP=0 to reuse the parameters already there.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:?usage: run-all.sh RESULTS_DIR}
@@ -19,12 +21,13 @@ PARTS=${PARTS:-"1 10"}
 REPS=${REPS:-3}
 WARMUP=${WARMUP:-1}
 CPU=${CPU:-1}
+CPU_REPS=${CPU_REPS:-$REPS}
+CPU_WARMUP=${CPU_WARMUP:-$WARMUP}
 PARAMS_DIR=${PARAMS_DIR:-/tmp/phaseline-params}
 if [ -z "${VARIANTS:-}" ]; then
   VARIANTS=$(cd "$HERE/bin" && ls phaseline-prover-* | grep -v '\.json$' | sed 's/^phaseline-prover-//' | tr '\n' ' ')
 fi
 LOG="$OUT/run.log"
-: >"$LOG"
 log() { echo "$(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || true
@@ -40,30 +43,36 @@ if [ "${TESTS:-1}" = 1 ]; then
   [ $rc = 0 ] || fails=$((fails + 1))
 fi
 
-run() { # variant backend circuit parts
+run() { # variant backend circuit parts reps warmup
   local v=$1 be=$2 c=$3 p=$4 j="$OUT/rec.tmp"
   rm -f "$j"
   local t0=$(date +%s.%N)
   "$HERE/bin/phaseline-prover-$v" prove --backend "$be" --circuit "$c" --partitions "$p" \
-    --reps "$REPS" --warmup "$WARMUP" --params-dir "$PARAMS_DIR" --json "$j" >>"$LOG" 2>&1
+    --reps "$5" --warmup "$6" --params-dir "$PARAMS_DIR" --json "$j" >>"$LOG" 2>&1
   local rc=$?
   local t1=$(date +%s.%N)
   [ -f "$j" ] && cat "$j" >>"$OUT/results.jsonl"
+  rm -f "$j"
   log "prove $v $be $c x$p rc=$rc wall=$(awk "BEGIN{print $t1 - $t0}")s"
   [ $rc = 0 ] || fails=$((fails + 1))
 }
 
 for c in $CIRCUITS; do
-  t0=$(date +%s)
-  "$HERE/bin/phaseline-prover-$first" setup --circuit "$c" --params-dir "$PARAMS_DIR" >>"$LOG" 2>&1 \
-    || { log "setup $c failed"; fails=$((fails + 1)); continue; }
-  log "setup $c done in $(($(date +%s) - t0))s"
+  if [ "${SETUP:-1}" = 1 ]; then
+    t0=$(date +%s)
+    "$HERE/bin/phaseline-prover-$first" setup --circuit "$c" --params-dir "$PARAMS_DIR" \
+      --json "$OUT/setup.tmp" >>"$LOG" 2>&1 \
+      || { log "setup $c failed"; fails=$((fails + 1)); continue; }
+    [ -f "$OUT/setup.tmp" ] && cat "$OUT/setup.tmp" >>"$OUT/results.jsonl"
+    rm -f "$OUT/setup.tmp"
+    log "setup $c done in $(($(date +%s) - t0))s"
+  fi
   for p in $PARTS; do
     for v in $VARIANTS; do
-      run "$v" cuda "$c" "$p"
+      run "$v" cuda "$c" "$p" "$REPS" "$WARMUP"
     done
     if [ "$CPU" = 1 ]; then
-      run "$first" cpu "$c" "$p"
+      run "$first" cpu "$c" "$p" "$CPU_REPS" "$CPU_WARMUP"
     fi
   done
 done
