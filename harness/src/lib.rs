@@ -12,7 +12,10 @@
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
 
+pub mod baseline;
 pub mod builder;
+pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod error;
 pub mod exec;
