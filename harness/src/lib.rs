@@ -5,7 +5,10 @@
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
 
+pub mod compare;
 pub mod error;
 pub mod model;
+pub mod stats;
+pub mod synthetic;
 
 pub use error::{ExitCode, HarnessError};
