@@ -4,7 +4,9 @@
 //! Module map (one concept per file):
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
+//! - `bisect`: flag bisection and the `git bisect run` oracle.
 
+pub mod bisect;
 pub mod error;
 pub mod model;
 
