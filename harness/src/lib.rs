@@ -4,10 +4,31 @@
 //! Module map (one concept per file):
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
+//! - `config`: `phaseline.toml`; `variant`: `NAME=feat,feat` parsing and checks.
+//! - `builder`: cargo builds per variant, the fingerprint-keyed runner cache.
+//! - `exec`: one child in its own process group with a timeout; `monitor`, `gpu`: telemetry.
+//! - `testbed`, `provenance`: where a run was made.
+//! - `record`: runner records to samples; `runner`: `measure`, the interleaved run loop.
+//! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
+//! - `baseline`: stored baselines per testbed.
 //! - `bisect`: flag bisection and the `git bisect run` oracle.
 
 pub mod bisect;
+pub mod builder;
+pub mod config;
 pub mod error;
+pub mod exec;
+pub mod fsutil;
+pub mod gpu;
 pub mod model;
+pub mod monitor;
+pub mod progress;
+pub mod provenance;
+pub mod record;
+pub mod rundir;
+pub mod runner;
+pub mod summary;
+pub mod testbed;
+pub mod variant;
 
 pub use error::{ExitCode, HarnessError};
