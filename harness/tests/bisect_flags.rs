@@ -172,7 +172,7 @@ fn a_noisy_flag_is_reported_inconclusive_not_guessed() {
     // It took the repetition cap before giving up.
     let st: phaseline::bisect::state::BisectState =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert!(st.ok_count("window-tune") >= 20, "{}", st.ok_count("window-tune"));
+    assert!(st.ok_count("good+window-tune") >= 20, "{}", st.ok_count("good+window-tune"));
 }
 
 /// Fails every measurement after the first `left` calls (an interrupted bisect).

@@ -1,8 +1,9 @@
 //! The tri-state measuring oracle of a bisect: compares two feature sets on the
 //! metric phase and answers regressed / improved / unchanged / inconclusive.
 //! Inconclusive asks for more repetitions (doubling, up to the cap) before it
-//! is accepted. Samples are banked per feature set, so a variant met twice is
-//! measured (and built) once, and the bank is saved after every measurement.
+//! is accepted. Samples are banked per variant (one name per feature set), so a
+//! variant met twice is measured (and built) once, and the bank is saved after
+//! every measurement.
 
 use super::interim_compare::{compare_variants, PairOptions};
 use super::state::BisectState;
@@ -79,39 +80,39 @@ impl<'a> Judge<'a> {
         let short: Vec<&Variant> = variants
             .iter()
             .copied()
-            .filter(|v| self.state.ok_count(&v.feature_list()) < n)
+            .filter(|v| self.state.ok_count(&v.name) < n)
             .collect();
         if short.is_empty() {
             return Ok(());
         }
         let need = short
             .iter()
-            .map(|v| n - self.state.ok_count(&v.feature_list()))
+            .map(|v| n - self.state.ok_count(&v.name))
             .max()
             .unwrap_or(0);
         let names: Vec<String> = short.iter().map(|v| v.name.clone()).collect();
         let owned: Vec<Variant> = short.iter().map(|v| (*v).clone()).collect();
-        let before: Vec<usize> = owned.iter().map(|v| self.state.ok_count(&v.feature_list())).collect();
+        let before: Vec<usize> = owned.iter().map(|v| self.state.ok_count(&v.name)).collect();
         let run = self.measurer.measure(&owned, need)?;
         self.state.testbed.get_or_insert_with(|| run.testbed.clone());
         self.state.provenance.get_or_insert_with(|| run.provenance.clone());
         for bv in &run.variants {
             self.state
                 .built
-                .entry(bv.variant.feature_list())
+                .entry(bv.variant.name.clone())
                 .or_insert_with(|| bv.clone());
         }
         for v in &owned {
             let got: Vec<_> = run.samples.iter().filter(|s| s.variant == v.name).cloned().collect();
             self.state.runs += got.len();
             self.fresh_runs += got.len();
-            self.state.bank.entry(v.feature_list()).or_default().extend(got);
+            self.state.bank.entry(v.name.clone()).or_default().extend(got);
         }
         self.say(format!("  measured {} x{need} rep(s)", names.join(", ")));
         self.save()?;
         for (v, b) in owned.iter().zip(before) {
-            if self.state.ok_count(&v.feature_list()) <= b {
-                let why = self.state.bank[&v.feature_list()]
+            if self.state.ok_count(&v.name) <= b {
+                let why = self.state.bank[&v.name]
                     .iter()
                     .rev()
                     .find_map(|s| s.error.clone())
@@ -131,13 +132,13 @@ impl<'a> Judge<'a> {
         let mut cases = Vec::new();
         let mut built = Vec::new();
         for v in variants {
-            let key = v.feature_list();
-            if let Some(b) = self.state.built.get(&key) {
+            let key = &v.name;
+            if let Some(b) = self.state.built.get(key) {
                 let mut b = b.clone();
                 b.variant = (*v).clone();
                 built.push(b);
             }
-            for s in self.state.bank.get(&key).into_iter().flatten() {
+            for s in self.state.bank.get(key).into_iter().flatten() {
                 let mut s = s.clone();
                 s.variant = v.name.clone();
                 if !cases.contains(&s.case) {
@@ -199,8 +200,8 @@ impl<'a> Judge<'a> {
     pub fn compare(&mut self, reference: &Variant, candidate: &Variant) -> Result<Outcome, HarnessError> {
         let have = |j: &Self| {
             j.state
-                .ok_count(&reference.feature_list())
-                .min(j.state.ok_count(&candidate.feature_list()))
+                .ok_count(&reference.name)
+                .min(j.state.ok_count(&candidate.name))
         };
         let mut n = self.opts.reps.max(have(self));
         loop {

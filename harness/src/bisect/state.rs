@@ -1,5 +1,5 @@
 //! The resumable state of a bisect: its parameters, every sample measured so
-//! far (keyed by feature set) and the progress log. Saved atomically after each
+//! far (per variant) and the progress log. Saved atomically after each
 //! measurement, so an interrupted bisect resumes by replaying its decisions
 //! from stored samples and measuring only what is still missing.
 
@@ -7,7 +7,6 @@ use crate::model::{BuiltVariant, Provenance, Sample, Testbed};
 use crate::HarnessError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 pub const STATE_SCHEMA_VERSION: u32 = 1;
@@ -34,10 +33,10 @@ pub struct BisectState {
     pub testbed: Option<Testbed>,
     #[serde(default)]
     pub provenance: Option<Provenance>,
-    /// Feature list (`a,b`) -> how it was built.
+    /// Variant name -> how it was built.
     #[serde(default)]
     pub built: BTreeMap<String, BuiltVariant>,
-    /// Feature list -> measured samples (any variant name).
+    /// Variant name -> measured samples.
     #[serde(default)]
     pub bank: BTreeMap<String, Vec<Sample>>,
     /// Repetitions run (successful or not).
@@ -65,7 +64,7 @@ impl BisectState {
         }
     }
 
-    /// Successful measured samples of a feature set.
+    /// Successful measured samples of a variant.
     pub fn ok_count(&self, key: &str) -> usize {
         self.bank
             .get(key)
@@ -103,30 +102,6 @@ impl BisectState {
     pub fn save(&self, path: &Path) -> Result<(), HarnessError> {
         let json = serde_json::to_vec_pretty(self)
             .map_err(|e| HarnessError::Invalid(format!("serializing bisect state: {e}")))?;
-        write_atomic(path, &json)
+        crate::fsutil::write_atomic(path, &json)
     }
-}
-
-/// Writes `bytes` to `path` through a temporary sibling and a rename, so a
-/// reader never sees a half-written file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| HarnessError::io(format!("creating {}", dir.display()), e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    let ctx = |what: &str| format!("{what} {}", tmp.display());
-    let mut f = std::fs::File::create(&tmp).map_err(|e| HarnessError::io(ctx("creating"), e))?;
-    f.write_all(bytes).map_err(|e| HarnessError::io(ctx("writing"), e))?;
-    f.sync_all().map_err(|e| HarnessError::io(ctx("syncing"), e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        HarnessError::io(format!("renaming {} to {}", tmp.display(), path.display()), e)
-    })
 }
