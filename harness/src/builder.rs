@@ -191,7 +191,11 @@ fn cargo_build(s: &BuildSettings, v: &Variant) -> Result<PathBuf, HarnessError> 
             v.feature_list()
         )));
     }
-    let dir = if s.profile == "dev" { "debug" } else { s.profile.as_str() };
+    let dir = if s.profile == "dev" {
+        "debug"
+    } else {
+        s.profile.as_str()
+    };
     Ok(s.target_dir.join(dir).join(RUNNER))
 }
 
@@ -238,7 +242,10 @@ pub fn prepare(s: &BuildSettings, v: &Variant, say: &mut dyn FnMut(String)) -> R
                     cached: true,
                 });
             }
-            Err(e) => say(format!("variant `{}`: cached runner unusable ({e}); rebuilding", v.name)),
+            Err(e) => say(format!(
+                "variant `{}`: cached runner unusable ({e}); rebuilding",
+                v.name
+            )),
         }
     }
     say(format!(

@@ -87,8 +87,15 @@ fn default_interleave() -> Interleave {
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
     pub default: f64,
+    /// Changes smaller than this many milliseconds never count.
+    #[serde(default = "default_floor_ms")]
+    pub floor_ms: f64,
     #[serde(default)]
     pub phases: BTreeMap<String, f64>,
+}
+
+fn default_floor_ms() -> f64 {
+    0.5
 }
 
 /// How runners are built.
@@ -144,6 +151,13 @@ pub struct DefaultRun {
     pub variants: Vec<String>,
     /// The comparison printed at the end: [reference, candidate].
     pub compare: [String; 2],
+    /// Stored baseline compared against after the default run, when this testbed has one.
+    #[serde(default = "default_baseline")]
+    pub baseline: String,
+}
+
+fn default_baseline() -> String {
+    "default".into()
 }
 
 /// The whole file.
@@ -204,16 +218,18 @@ impl Config {
             other => other,
         })?;
         let abs = path.canonicalize().unwrap_or(path.clone());
-        cfg.root = abs.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        cfg.root = abs
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
         cfg.path = abs;
         Ok(cfg)
     }
 
     /// Parses and validates config text.
     pub fn parse(text: &str) -> Result<Config, HarnessError> {
-        let mut cfg: Config = toml::from_str(text).map_err(|e| {
-            HarnessError::Invalid(format!("invalid config: {}", e.to_string().trim_end()))
-        })?;
+        let mut cfg: Config = toml::from_str(text)
+            .map_err(|e| HarnessError::Invalid(format!("invalid config: {}", e.to_string().trim_end())))?;
         cfg.validate()?;
         if !cfg.variants.contains_key("all") {
             let all = cfg.flags.iter().map(|f| f.feature.clone()).collect();
@@ -231,6 +247,9 @@ impl Config {
             return Err(bad("resamples", "must be at least 100"));
         }
         check_threshold("thresholds.default", self.thresholds.default)?;
+        if !(self.thresholds.floor_ms.is_finite() && self.thresholds.floor_ms >= 0.0) {
+            return Err(bad("thresholds.floor_ms", "must be a number of milliseconds >= 0"));
+        }
         for (p, t) in &self.thresholds.phases {
             check_threshold(&format!("thresholds.phases.{p}"), *t)?;
         }
@@ -240,7 +259,10 @@ impl Config {
             }
         }
         if !matches!(self.build.profile.as_str(), "release" | "dev") {
-            return Err(bad("build.profile", format!("`{}` is not one of: release, dev", self.build.profile)));
+            return Err(bad(
+                "build.profile",
+                format!("`{}` is not one of: release, dev", self.build.profile),
+            ));
         }
         let mut ids = std::collections::BTreeSet::new();
         for (i, f) in self.flags.iter().enumerate() {
@@ -249,7 +271,10 @@ impl Config {
                 return Err(bad(&format!("{k}.id"), format!("`{}` is empty or repeated", f.id)));
             }
             if !valid_name(&f.feature) {
-                return Err(bad(&format!("{k}.feature"), format!("`{}` is not a feature name", f.feature)));
+                return Err(bad(
+                    &format!("{k}.feature"),
+                    format!("`{}` is not a feature name", f.feature),
+                ));
             }
         }
         for (name, feats) in &self.variants {
@@ -331,7 +356,11 @@ impl Config {
     }
 
     pub fn threshold(&self, phase: &str) -> f64 {
-        self.thresholds.phases.get(phase).copied().unwrap_or(self.thresholds.default)
+        self.thresholds
+            .phases
+            .get(phase)
+            .copied()
+            .unwrap_or(self.thresholds.default)
     }
 }
 

@@ -123,7 +123,9 @@ fn tail(f: &mut std::fs::File) -> String {
 /// Runs `job` to completion or timeout.
 pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
     let mut err = tempfile::tempfile().map_err(|e| HarnessError::io("stderr capture file", e))?;
-    let err2 = err.try_clone().map_err(|e| HarnessError::io("stderr capture file", e))?;
+    let err2 = err
+        .try_clone()
+        .map_err(|e| HarnessError::io("stderr capture file", e))?;
     let stdout = match &job.stdout {
         Some(p) => Stdio::from(
             std::fs::File::create(p).map_err(|e| HarnessError::io(format!("cannot create {}", p.display()), e))?,

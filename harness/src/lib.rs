@@ -13,8 +13,11 @@
 //! - `baseline`: stored baselines per testbed.
 //! - `bisect`: flag bisection and the `git bisect run` oracle.
 
+pub mod baseline;
 pub mod bisect;
 pub mod builder;
+pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod error;
 pub mod exec;

@@ -26,7 +26,11 @@ fn tree_rss(sys: &System, root: Pid) -> u64 {
                 break;
             }
             depth += 1;
-            cur = if depth > 64 { None } else { procs.get(&c).and_then(|q| q.parent()) };
+            cur = if depth > 64 {
+                None
+            } else {
+                procs.get(&c).and_then(|q| q.parent())
+            };
         }
     }
     total

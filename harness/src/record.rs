@@ -81,7 +81,11 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
     f.sort();
     f.dedup();
     if f != x.features {
-        return Err(format!("record features [{}], expected [{}]", f.join(","), x.features.join(",")));
+        return Err(format!(
+            "record features [{}], expected [{}]",
+            f.join(","),
+            x.features.join(",")
+        ));
     }
     if r.fingerprint != x.fingerprint {
         return Err(format!(

@@ -50,7 +50,11 @@ fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
     for (si, (name, s)) in suites.iter().enumerate() {
         for c in &s.circuits {
             for &p in &s.partitions {
-                let backend = if s.mode == "synth" { "cpu".into() } else { s.backend.clone() };
+                let backend = if s.mode == "synth" {
+                    "cpu".into()
+                } else {
+                    s.backend.clone()
+                };
                 out.push((
                     Case {
                         suite: name.clone(),
@@ -312,7 +316,12 @@ pub fn measure(spec: &MeasureSpec) -> Result<Run, HarnessError> {
             Some(f) => format!("FAILED: {}", f.error.clone().unwrap_or_default()),
             None => got
                 .iter()
-                .map(|s| format!("{:.1} ms", s.phases.get(crate::model::TOTAL).copied().unwrap_or(s.wall_ms)))
+                .map(|s| {
+                    format!(
+                        "{:.1} ms",
+                        s.phases.get(crate::model::TOTAL).copied().unwrap_or(s.wall_ms)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         };

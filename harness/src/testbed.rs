@@ -37,7 +37,12 @@ pub fn key(cpu_model: &str, cpu_cores: usize, gpu_model: Option<&str>, gpu_drive
 
 /// The key recomputed from a testbed's own fields.
 pub fn derived_key(t: &Testbed) -> String {
-    key(&t.cpu_model, t.cpu_cores, t.gpu_model.as_deref(), t.gpu_driver.as_deref())
+    key(
+        &t.cpu_model,
+        t.cpu_cores,
+        t.gpu_model.as_deref(),
+        t.gpu_driver.as_deref(),
+    )
 }
 
 /// CPU model from `/proc/cpuinfo` (or `unknown`).
@@ -64,7 +69,12 @@ pub fn detect() -> Testbed {
     let cores = cpu_cores();
     let gpu = crate::gpu::model_and_driver();
     Testbed {
-        key: key(&cpu, cores, gpu.as_ref().map(|g| g.0.as_str()), gpu.as_ref().map(|g| g.1.as_str())),
+        key: key(
+            &cpu,
+            cores,
+            gpu.as_ref().map(|g| g.0.as_str()),
+            gpu.as_ref().map(|g| g.1.as_str()),
+        ),
         cpu_model: cpu,
         cpu_cores: cores,
         gpu_model: gpu.as_ref().map(|g| g.0.clone()),

@@ -28,7 +28,11 @@ pub fn parse(spec: &str, cfg: &Config) -> Result<Variant, HarnessError> {
     let (name, feats): (&str, Vec<String>) = match spec.split_once('=') {
         Some((n, f)) => (
             n.trim(),
-            f.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect(),
+            f.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
         ),
         None => {
             let n = spec.trim();
