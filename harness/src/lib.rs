@@ -11,8 +11,10 @@
 //! - `record`: runner records to samples; `runner`: `measure`, the interleaved run loop.
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
+//! - `bisect`: flag bisection and the `git bisect run` oracle.
 
 pub mod baseline;
+pub mod bisect;
 pub mod builder;
 pub mod cli;
 pub mod commands;
