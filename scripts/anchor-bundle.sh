@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the supraseal anchor (anchors/supraseal) into a folder that runs on a
+# GPU host without a Rust toolchain or CUDA toolkit: one stripped binary with
+# the CUDA runtime linked statically (only the NVIDIA driver is needed there).
+#
+# usage: scripts/anchor-bundle.sh [--with-runner] [OUT_DIR]
+#   OUT_DIR        default: dist/anchor-supraseal
+#   --with-runner  also bundle a stripped `phaseline-prover` (CPU build), which
+#                  makes the parameter files the anchor reads (`setup`).
+# nvcc: $NVCC, else nvcc on PATH, else $CUDA_PATH/bin/nvcc. Honours CARGO_TARGET_DIR.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+with_runner=0
+out=""
+for a in "$@"; do
+    case "$a" in
+        --with-runner) with_runner=1 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -*) echo "anchor-bundle: unknown option $a" >&2; exit 2 ;;
+        *) out="$a" ;;
+    esac
+done
+out="${out:-$root/dist/anchor-supraseal}"
+
+nvcc="${NVCC:-}"
+if [[ -z "$nvcc" ]]; then
+    if command -v nvcc >/dev/null 2>&1; then
+        nvcc="$(command -v nvcc)"
+    elif [[ -n "${CUDA_PATH:-}" && -x "$CUDA_PATH/bin/nvcc" ]]; then
+        nvcc="$CUDA_PATH/bin/nvcc"
+    fi
+fi
+if [[ -z "$nvcc" || ! -x "$nvcc" ]]; then
+    echo "anchor-bundle: nvcc not found (set NVCC or CUDA_PATH, or put nvcc on PATH;" >&2
+    echo "  without a CUDA toolkit, install the pinned 13.0 wheels: see docs/anchors.md)" >&2
+    exit 2
+fi
+cuda_top="$(cd "$(dirname "$nvcc")/.." && pwd)"
+# sppark's build script links a probe program with -lcudart_static; the linker
+# finds it through LIBRARY_PATH when the toolkit keeps it in lib/ (wheel layout).
+for d in "$cuda_top/lib64" "$cuda_top/lib" "$cuda_top/targets/x86_64-linux/lib"; do
+    [[ -f "$d/libcudart_static.a" ]] && export LIBRARY_PATH="$d${LIBRARY_PATH:+:$LIBRARY_PATH}"
+done
+export PATH="$(dirname "$nvcc"):$PATH"
+export NVCC="$nvcc"
+
+manifest="$root/anchors/supraseal/Cargo.toml"
+target="${CARGO_TARGET_DIR:-$root/anchors/supraseal/target}"
+cargo build --release --locked --manifest-path "$manifest"
+bin="$target/release/phaseline-anchor-supraseal"
+
+if ldd "$bin" 2>/dev/null | grep -q 'libcudart'; then
+    echo "anchor-bundle: $bin links the CUDA runtime dynamically; expected static cudart" >&2
+    exit 2
+fi
+
+mkdir -p "$out"
+tmp="$out/.phaseline-anchor-supraseal.tmp$$"
+strip -o "$tmp" "$bin"
+mv -f "$tmp" "$out/phaseline-anchor-supraseal"
+
+if [[ $with_runner == 1 ]]; then
+    rtarget="${CARGO_TARGET_DIR:-$root/target}"
+    cargo build --release --locked --manifest-path "$root/Cargo.toml" --bin phaseline-prover
+    strip -o "$tmp" "$rtarget/release/phaseline-prover"
+    mv -f "$tmp" "$out/phaseline-prover"
+fi
+
+"$out/phaseline-anchor-supraseal" info > "$out/.info.json.tmp$$"
+mv -f "$out/.info.json.tmp$$" "$out/anchor-info.json"
+(cd "$out" && sha256sum phaseline-* > SHA256SUMS)
+
+size_kib=$(du -sk "$out" | cut -f1)
+if (( size_kib > 64 * 1024 )); then
+    echo "anchor-bundle: bundle is ${size_kib} KiB, over the 64 MiB limit" >&2
+    exit 2
+fi
+echo "anchor bundle ready in $out (${size_kib} KiB)"
