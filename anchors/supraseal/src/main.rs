@@ -86,7 +86,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 params_dir: p.params_dir,
                 verify: !p.no_verify,
             };
-            let mut out = sink::Sink::open(p.json.as_deref())?;
+            let mut out = sink::Sink::new(p.json.as_deref());
             prove::run(&o, &mut |r| out.put(&r))?;
         }
     }

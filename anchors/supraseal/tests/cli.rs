@@ -46,6 +46,7 @@ fn without_a_gpu_the_error_says_so() {
     let dir = tempfile::tempdir().unwrap();
     common::make_params("tiny", dir.path());
     let json = dir.path().join("out.jsonl");
+    std::fs::write(&json, "earlier records\n").unwrap();
     let o = prove(&[
         "--circuit",
         "tiny",
@@ -56,7 +57,8 @@ fn without_a_gpu_the_error_says_so() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no usable CUDA GPU"), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&json).unwrap_or_default(), "");
+    // Nothing was proved, so the earlier file is left as it was.
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "earlier records\n");
 }
 
 #[test]
