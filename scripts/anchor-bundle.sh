@@ -67,6 +67,7 @@ if [[ $with_runner == 1 ]]; then
     mv -f "$tmp" "$out/phaseline-prover"
 fi
 
+cp "$root/scripts/anchor-gpu-run.sh" "$out/anchor-gpu-run.sh"
 "$out/phaseline-anchor-supraseal" info > "$out/.info.json.tmp$$"
 mv -f "$out/.info.json.tmp$$" "$out/anchor-info.json"
 (cd "$out" && sha256sum phaseline-* > SHA256SUMS)
