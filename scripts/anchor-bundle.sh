@@ -23,27 +23,9 @@ for a in "$@"; do
 done
 out="${out:-$root/dist/anchor-supraseal}"
 
-nvcc="${NVCC:-}"
-if [[ -z "$nvcc" ]]; then
-    if command -v nvcc >/dev/null 2>&1; then
-        nvcc="$(command -v nvcc)"
-    elif [[ -n "${CUDA_PATH:-}" && -x "$CUDA_PATH/bin/nvcc" ]]; then
-        nvcc="$CUDA_PATH/bin/nvcc"
-    fi
-fi
-if [[ -z "$nvcc" || ! -x "$nvcc" ]]; then
-    echo "anchor-bundle: nvcc not found (set NVCC or CUDA_PATH, or put nvcc on PATH;" >&2
-    echo "  without a CUDA toolkit, install the pinned 13.0 wheels: see docs/anchors.md)" >&2
-    exit 2
-fi
-cuda_top="$(cd "$(dirname "$nvcc")/.." && pwd)"
-# sppark's build script links a probe program with -lcudart_static; the linker
-# finds it through LIBRARY_PATH when the toolkit keeps it in lib/ (wheel layout).
-for d in "$cuda_top/lib64" "$cuda_top/lib" "$cuda_top/targets/x86_64-linux/lib"; do
-    [[ -f "$d/libcudart_static.a" ]] && export LIBRARY_PATH="$d${LIBRARY_PATH:+:$LIBRARY_PATH}"
-done
-export PATH="$(dirname "$nvcc"):$PATH"
-export NVCC="$nvcc"
+# shellcheck source=scripts/anchor-env.sh
+source "$root/scripts/anchor-env.sh"
+anchor_cuda_env || exit 2
 
 manifest="$root/anchors/supraseal/Cargo.toml"
 target="${CARGO_TARGET_DIR:-$root/anchors/supraseal/target}"

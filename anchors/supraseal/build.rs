@@ -89,6 +89,22 @@ fn main() {
     }
     h.update(format!("profile={profile}\nnvcc={nvcc_version}\n").as_bytes());
     let commit = run("git", &["rev-parse", "HEAD"], &root).unwrap_or_else(|| "unknown".into());
+    // Re-embed the commit when HEAD moves (HEAD itself, or the branch it names).
+    for name in [
+        "HEAD".to_string(),
+        run("git", &["symbolic-ref", "-q", "HEAD"], &root).unwrap_or_default(),
+    ] {
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(p) = run(
+            "git",
+            &["rev-parse", "--path-format=absolute", "--git-path", &name],
+            &root,
+        ) {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    }
     println!(
         "cargo:rustc-env=ANCHOR_FINGERPRINT={}",
         hex::encode(&h.finalize()[..16])
