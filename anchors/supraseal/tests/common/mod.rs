@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests.
+//! Code shared by the integration tests.
 
 use bellperson::groth16::generate_random_parameters;
 use blstrs::Bls12;
