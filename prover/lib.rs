@@ -11,6 +11,8 @@ pub mod phases;
 pub mod record;
 pub mod run;
 pub mod selftest;
+pub mod setup;
+pub mod shape;
 pub mod synth;
 
 pub use error::ProverError;

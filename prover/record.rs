@@ -68,6 +68,19 @@ fn default_alloc_phase() -> String {
 
 /// Phases a record of `mode` on `backend` must contain.
 pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static str> {
+    if mode == "setup" {
+        return match backend {
+            "bellperson" => vec!["bellperson_generate", "write"],
+            _ => vec![
+                "record_shape",
+                "qap_eval",
+                "fixed_base_g1",
+                "fixed_base_g2",
+                "normalize",
+                "write",
+            ],
+        };
+    }
     if mode == "prove" && backend == "bellperson" {
         // bellperson synthesizes and proves inside one call: one phase.
         let mut v = vec![crate::bellperson_backend::PROVE_PHASE];

@@ -89,7 +89,7 @@ fn circuit_info(o: &RunOpts, c: &PorepCircuit, s: &Synthesized) -> CircuitInfo {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn record(
+pub(crate) fn record(
     o: &RunOpts,
     mode: &str,
     rep: usize,

@@ -5,7 +5,8 @@ use clap::{Args, Parser, Subcommand};
 use phaseline_prover::alloc_count::CountingAlloc;
 use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
 use phaseline_prover::record::Record;
-use phaseline_prover::run::{params_for, run_prove, run_synth, RunOpts};
+use phaseline_prover::run::{run_prove, run_synth, RunOpts};
+use phaseline_prover::setup::runner::{run_setup, Generator, SetupOpts};
 use phaseline_prover::{build_info, ProverError};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -84,8 +85,21 @@ struct ProveArgs {
 struct SetupArgs {
     #[arg(long, default_value = "tiny")]
     circuit: String,
+    /// Fixed-base backend of our generator: cpu or cuda.
+    #[arg(long, default_value = "cpu")]
+    backend: String,
+    /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).
     #[arg(long)]
     params_dir: Option<PathBuf>,
+    /// JSON Lines output (one record).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Known toxic waste from this seed (tests, reproducible runs); random when absent.
+    #[arg(long = "toxic-seed", alias = "seed")]
+    toxic_seed: Option<u64>,
+    /// Generator: phaseline (ours) or bellperson (its generate_random_parameters).
+    #[arg(long, default_value = "phaseline")]
+    generator: String,
 }
 
 fn params_dir(arg: Option<PathBuf>) -> PathBuf {
@@ -186,18 +200,20 @@ fn dispatch(cli: Cli) -> Result<()> {
             run_prove(&o, &mut |r| sink.put(r))?;
         }
         Cmd::Setup(s) => {
-            let c = Common {
-                circuit: s.circuit,
-                partitions: 1,
-                reps: 1,
-                warmup: 0,
-                seed: 1,
-                json: None,
-                inject_delay: vec![],
+            let generator = match s.generator.as_str() {
+                "phaseline" => Generator::Phaseline,
+                "bellperson" => Generator::Bellperson,
+                g => bail!("--generator wants phaseline or bellperson, got `{g}`"),
             };
-            let o = opts(&c, "cpu", params_dir(s.params_dir), None, false)?;
-            params_for(&o)?;
-            println!("parameters for `{}` ready in {}", o.circuit, o.params_dir.display());
+            let o = SetupOpts {
+                circuit: s.circuit,
+                backend: s.backend,
+                generator,
+                params_dir: params_dir(s.params_dir),
+                toxic_seed: s.toxic_seed,
+            };
+            let mut sink = Sink::open(&s.json)?;
+            run_setup(&o, &mut |r| sink.put(r))?;
         }
     }
     Ok(())
