@@ -8,7 +8,9 @@
 pub mod compare;
 pub mod error;
 pub mod model;
+pub mod output;
 pub mod stats;
+pub mod summary;
 pub mod synthetic;
 
 pub use error::{ExitCode, HarnessError};
