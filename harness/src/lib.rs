@@ -9,8 +9,8 @@ pub mod compare;
 pub mod error;
 pub mod model;
 pub mod output;
+pub mod run_summary;
 pub mod stats;
-pub mod summary;
 pub mod synthetic;
 
 pub use error::{ExitCode, HarnessError};

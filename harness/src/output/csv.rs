@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::summary::RunSummary;
+use crate::run_summary::RunSummary;
 
 pub struct Csv;
 

@@ -3,7 +3,7 @@
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::summary::RunSummary;
+use crate::run_summary::RunSummary;
 
 pub struct Json;
 

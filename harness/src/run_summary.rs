@@ -1,5 +1,5 @@
-//! Run summary: per-phase medians and spread of every variant on every case of a [`Run`],
-//! what `phaseline run` prints at the end and writes beside the raw samples.
+//! Run summary in exportable form: per-phase medians and quartiles of every variant on every
+//! case of a [`Run`], rendered by the `output` formats (table, JSON, CSV, markdown).
 
 use serde::{Deserialize, Serialize};
 
