@@ -16,6 +16,7 @@ pub mod baseline;
 pub mod builder;
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod config;
 pub mod error;
 pub mod exec;
@@ -28,7 +29,9 @@ pub mod provenance;
 pub mod record;
 pub mod rundir;
 pub mod runner;
+pub mod stats;
 pub mod summary;
+pub mod synthetic;
 pub mod testbed;
 pub mod variant;
 
