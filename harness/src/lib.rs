@@ -12,6 +12,9 @@
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
 //! - `bisect`: flag bisection and the `git bisect run` oracle.
+//! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
+//! - `output`, `run_summary`: export formats of comparisons and run summaries.
+//! - `synthetic`: synthetic runs for tests and mocks.
 
 pub mod baseline;
 pub mod bisect;
@@ -26,10 +29,12 @@ pub mod fsutil;
 pub mod gpu;
 pub mod model;
 pub mod monitor;
+pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
 pub mod rundir;
+pub mod run_summary;
 pub mod runner;
 pub mod stats;
 pub mod summary;

@@ -8,7 +8,8 @@ fn config_with_unknown_key_is_refused() {
     let ws = Ws::with_config(&format!("colour = \"blue\"\n{}", common::config("", 5.0)));
     let o = ws.run(&["run"], None);
     assert_error(&o, &["colour", "phaseline.toml"]);
-    let ws = Ws::with_config(&common::config("", 5.0).replace("reps = 5\nwarmup = 1", "reps = 5\nwarmup = 1\nrepz = 3"));
+    let ws =
+        Ws::with_config(&common::config("", 5.0).replace("reps = 5\nwarmup = 1", "reps = 5\nwarmup = 1\nrepz = 3"));
     assert_error(&ws.run(&["build"], None), &["repz"]);
 }
 
@@ -35,12 +36,28 @@ fn crashing_runner_is_a_failed_sample() {
     let ws = Ws::mock();
     let spec = ws.spec("crash.json", r#"{"behaviour": "crash"}"#);
     let o = ws.run(
-        &["run", "--suite", "synth", "--variant", "baseline=", "--reps", "1", "--warmup", "0", "--out", "r"],
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "baseline=",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--out",
+            "r",
+        ],
         Some(&spec),
     );
-    assert_error(&o, &["exited with status 3", "simulated crash", "1 of 1 samples failed"]);
+    assert_error(
+        &o,
+        &["exited with status 3", "simulated crash", "1 of 1 samples failed"],
+    );
     // The run directory is complete and loadable, with the failure recorded.
-    let run: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
     assert_eq!(run["samples"][0]["ok"], false);
     assert!(run["samples"][0]["error"].as_str().unwrap().contains("simulated crash"));
     assert!(ws.temp_leftovers().is_empty());
@@ -49,15 +66,38 @@ fn crashing_runner_is_a_failed_sample() {
 #[test]
 fn record_missing_a_phase_is_refused_naming_it() {
     let ws = Ws::mock();
-    let spec = ws.spec("miss.json", r#"{"behaviour": "missing_phase", "missing_phase": "msm_h"}"#);
+    let spec = ws.spec(
+        "miss.json",
+        r#"{"behaviour": "missing_phase", "missing_phase": "msm_h"}"#,
+    );
     let o = ws.run(
-        &["run", "--suite", "e2e", "--variant", "baseline=", "--reps", "1", "--out", "r"],
+        &[
+            "run",
+            "--suite",
+            "e2e",
+            "--variant",
+            "baseline=",
+            "--reps",
+            "1",
+            "--out",
+            "r",
+        ],
         Some(&spec),
     );
     assert_error(&o, &["missing phase `msm_h`"]);
     let spec = ws.spec("garbage.json", r#"{"behaviour": "garbage"}"#);
     let o = ws.run(
-        &["run", "--suite", "e2e", "--variant", "baseline=", "--reps", "1", "--out", "r2"],
+        &[
+            "run",
+            "--suite",
+            "e2e",
+            "--variant",
+            "baseline=",
+            "--reps",
+            "1",
+            "--out",
+            "r2",
+        ],
         Some(&spec),
     );
     assert_error(&o, &["does not have the expected schema"]);
@@ -66,7 +106,17 @@ fn record_missing_a_phase_is_refused_naming_it() {
 #[test]
 fn existing_run_directory_is_not_overwritten() {
     let ws = Ws::mock();
-    let args = ["run", "--suite", "synth", "--variant", "baseline=", "--reps", "1", "--out", "r"];
+    let args = [
+        "run",
+        "--suite",
+        "synth",
+        "--variant",
+        "baseline=",
+        "--reps",
+        "1",
+        "--out",
+        "r",
+    ];
     assert_eq!(ws.run(&args, None).code, 0);
     let before = std::fs::read(ws.path("r/run.json")).unwrap();
     assert_error(&ws.run(&args, None), &["already holds a run"]);
@@ -75,7 +125,17 @@ fn existing_run_directory_is_not_overwritten() {
 
 fn saved_baseline(ws: &Ws) -> std::path::PathBuf {
     let o = ws.run(
-        &["run", "--suite", "synth", "--variant", "baseline=", "--reps", "3", "--out", "r"],
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "baseline=",
+            "--reps",
+            "3",
+            "--out",
+            "r",
+        ],
         None,
     );
     assert_eq!(o.code, 0, "{}", o.all());
@@ -98,11 +158,19 @@ fn missing_truncated_and_wrong_schema_baselines_are_refused() {
     std::fs::write(&file, &stored[..stored.len() / 2]).unwrap();
     assert_error(&ws.run(&["baseline", "show", "base"], None), &["is truncated"]);
     std::fs::write(&file, br#"{"schema_version": 1, "name": "base"}"#).unwrap();
-    assert_error(&ws.run(&["baseline", "show", "base"], None), &["does not have the expected schema"]);
-    let text = String::from_utf8(stored).unwrap().replacen("\"schema_version\": 1", "\"schema_version\": 99", 1);
+    assert_error(
+        &ws.run(&["baseline", "show", "base"], None),
+        &["does not have the expected schema"],
+    );
+    let text = String::from_utf8(stored)
+        .unwrap()
+        .replacen("\"schema_version\": 1", "\"schema_version\": 99", 1);
     std::fs::write(&file, text).unwrap();
     assert_error(&ws.run(&["baseline", "show", "base"], None), &["schema_version 99"]);
-    assert_error(&ws.run(&["baseline", "save", "../evil", "--from", "r"], None), &["baseline name"]);
+    assert_error(
+        &ws.run(&["baseline", "save", "../evil", "--from", "r"], None),
+        &["baseline name"],
+    );
     assert!(ws.temp_leftovers().is_empty());
 }
 
@@ -126,5 +194,8 @@ fn run_directory_of_another_testbed_is_refused() {
     // A key that does not match its own fields is a forged or damaged run.
     run["testbed"]["key"] = "made-up".into();
     std::fs::write(ws.path("elsewhere/run.json"), serde_json::to_string(&run).unwrap()).unwrap();
-    assert_error(&ws.run(&["diff", "r", "elsewhere"], None), &["does not match its own fields"]);
+    assert_error(
+        &ws.run(&["diff", "r", "elsewhere"], None),
+        &["does not match its own fields"],
+    );
 }

@@ -10,7 +10,10 @@ use std::os::unix::fs::PermissionsExt;
 fn ws_with_fake_cargo() -> Ws {
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("fake-cargo");
-    let ws = Ws::with_config(&common::config(&format!("cargo = {:?}", script.display().to_string()), 20.0));
+    let ws = Ws::with_config(&common::config(
+        &format!("cargo = {:?}", script.display().to_string()),
+        20.0,
+    ));
     let log = ws.path("cargo.log");
     let body = format!(
         "#!/bin/sh\n\
@@ -57,7 +60,19 @@ fn cache_reuse_rebuild_after_edit_and_refusal() {
     // Editing a prover source without rebuilding: `run` rebuilds both variants.
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 1; }\n").unwrap();
     let o = ws.run(
-        &["run", "--suite", "synth", "--variant", "baseline=", "--variant", "A1", "--reps", "1", "--out", "r"],
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "baseline=",
+            "--variant",
+            "A1",
+            "--reps",
+            "1",
+            "--out",
+            "r",
+        ],
         Some(&honest),
     );
     assert_eq!(o.code, 0, "{}", o.all());
@@ -68,7 +83,20 @@ fn cache_reuse_rebuild_after_edit_and_refusal() {
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 2; }\n").unwrap();
     let o = ws.run(&["build", "--variant", "A1"], Some(&foreign));
     assert_error(&o, &["0123456789abcdef", "stale or foreign"]);
-    let o = ws.run(&["run", "--suite", "synth", "--variant", "A1", "--reps", "1", "--out", "r2"], Some(&foreign));
+    let o = ws.run(
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "A1",
+            "--reps",
+            "1",
+            "--out",
+            "r2",
+        ],
+        Some(&foreign),
+    );
     assert_error(&o, &["stale or foreign"]);
     assert!(!ws.path("r2").exists());
 }

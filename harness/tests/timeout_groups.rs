@@ -16,14 +16,26 @@ fn hung_runner_times_out_and_leaves_no_process() {
     let t = std::time::Instant::now();
     let o = ws.run(
         &[
-            "run", "--suite", "synth", "--variant", "baseline=", "--reps", "1", "--warmup", "0", "--timeout", "1",
-            "--out", "r",
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "baseline=",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--timeout",
+            "1",
+            "--out",
+            "r",
         ],
         Some(&spec),
     );
     assert_error(&o, &["timed out after 1.0 s", "process group"]);
     assert!(t.elapsed().as_secs() < 30, "the timeout was not enforced");
-    let run: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
     let err = run["samples"][0]["error"].as_str().unwrap().to_string();
     let pgid: i32 = err
         .split("process group ")
