@@ -18,6 +18,7 @@ pub mod bisect;
 pub mod builder;
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod config;
 pub mod error;
 pub mod exec;
@@ -30,7 +31,9 @@ pub mod provenance;
 pub mod record;
 pub mod rundir;
 pub mod runner;
+pub mod stats;
 pub mod summary;
+pub mod synthetic;
 pub mod testbed;
 pub mod variant;
 

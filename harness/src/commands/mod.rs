@@ -2,4 +2,5 @@
 
 pub mod baseline;
 pub mod compare;
+pub mod render;
 pub mod run;

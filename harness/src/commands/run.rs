@@ -156,8 +156,14 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
     let run = measure(&spec)?;
     let dir = out_dir(cfg, a, &run.id);
     crate::rundir::save_run(&dir, &run)?;
-    print!("{}", crate::summary::table(&run));
-    println!("run saved in {}", dir.display());
+    // Machine-readable formats keep stdout for the comparison alone.
+    if a.format == "table" {
+        print!("{}", crate::summary::table(&run));
+        println!("run saved in {}", dir.display());
+    } else {
+        eprint!("{}", crate::summary::table(&run));
+        eprintln!("run saved in {}", dir.display());
+    }
     let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();
     if !failed.is_empty() {
         for s in &failed {
