@@ -35,6 +35,8 @@ pub enum Command {
     Diff(commands::compare::DiffArgs),
     /// Learn per-phase noise thresholds from A/A runs of one variant.
     Calibrate(commands::compare::CalibrateArgs),
+    /// Find which flag(s) moved a phase; judge commits for `git bisect run`.
+    Bisect(crate::bisect::BisectArgs),
 }
 
 /// Variants and how to get their runners.
@@ -130,6 +132,9 @@ pub enum BaselineCmd {
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
+    if let Some(Command::Bisect(a)) = &cli.cmd {
+        return crate::bisect::run_bisect(cli.config.as_deref(), a);
+    }
     let cfg = crate::config::Config::load(cli.config.as_deref())?;
     match cli.cmd {
         None => commands::run::run(&cfg, &RunArgs::default(), true),
@@ -142,5 +147,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Compare(a)) => commands::compare::compare(&cfg, &a),
         Some(Command::Diff(a)) => commands::compare::diff(&cfg, &a),
         Some(Command::Calibrate(a)) => commands::compare::calibrate(&cfg, &a),
+        Some(Command::Bisect(a)) => crate::bisect::run_bisect(cli.config.as_deref(), &a),
     }
 }

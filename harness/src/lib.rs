@@ -33,6 +33,7 @@ pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
+pub mod run_summary;
 pub mod rundir;
 pub mod run_summary;
 pub mod runner;

@@ -4,7 +4,7 @@
 use phaseline::bisect::flags::Finding;
 use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::bisect::space::{parse_features, Space};
-use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer};
+use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
 use phaseline::model::{Run, Variant};
 use phaseline::{ExitCode, HarnessError};
 use std::collections::BTreeSet;
@@ -44,16 +44,16 @@ fn args(factorial: bool, resume: bool) -> FlagsArgs {
         good: String::new(),
         bad: Some(ALL.into()),
         suite: "e2e".into(),
-        circuit: "mock".into(),
+        circuit: None,
         metric: "total".into(),
         reps: 5,
         max_reps: 20,
-        threshold: 0.03,
-        seed: 1,
+        threshold: None,
+        seed: None,
         factorial,
         state: None,
         resume,
-        mock: None,
+        runner: None,
     }
 }
 
@@ -62,7 +62,14 @@ fn space() -> Space {
 }
 
 fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun, HarnessError> {
-    run_flags(&space(), a, m, state, &mut |_l: &str| {})
+    let set = Settings {
+        circuit: "mock".into(),
+        threshold: 0.03,
+        seed: 1,
+        alpha: 0.05,
+        resamples: 2000,
+    };
+    run_flags(&space(), a, &set, m, state, &mut |_l: &str| {})
 }
 
 fn culprit_sets(r: &FlagsRun) -> Vec<(Vec<String>, bool)> {
@@ -172,7 +179,11 @@ fn a_noisy_flag_is_reported_inconclusive_not_guessed() {
     // It took the repetition cap before giving up.
     let st: phaseline::bisect::state::BisectState =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert!(st.ok_count("good+window-tune") >= 20, "{}", st.ok_count("good+window-tune"));
+    assert!(
+        st.ok_count("good+window-tune") >= 20,
+        "{}",
+        st.ok_count("good+window-tune")
+    );
 }
 
 /// Fails every measurement after the first `left` calls (an interrupted bisect).

@@ -42,6 +42,8 @@ pub struct Judge<'a> {
     progress: &'a mut dyn FnMut(&str),
     /// Repetitions measured by this process (not restored from the state).
     pub fresh_runs: usize,
+    /// Variants whose samples are fixed (a stored baseline): never measured.
+    pub frozen: std::collections::BTreeSet<String>,
 }
 
 impl<'a> Judge<'a> {
@@ -59,6 +61,7 @@ impl<'a> Judge<'a> {
             opts,
             progress,
             fresh_runs: 0,
+            frozen: Default::default(),
         }
     }
 
@@ -80,7 +83,7 @@ impl<'a> Judge<'a> {
         let short: Vec<&Variant> = variants
             .iter()
             .copied()
-            .filter(|v| self.state.ok_count(&v.name) < n)
+            .filter(|v| !self.frozen.contains(&v.name) && self.state.ok_count(&v.name) < n)
             .collect();
         if short.is_empty() {
             return Ok(());
@@ -199,9 +202,12 @@ impl<'a> Judge<'a> {
     /// Measures as needed and judges `candidate` against `reference` on the metric.
     pub fn compare(&mut self, reference: &Variant, candidate: &Variant) -> Result<Outcome, HarnessError> {
         let have = |j: &Self| {
-            j.state
-                .ok_count(&reference.name)
-                .min(j.state.ok_count(&candidate.name))
+            [reference, candidate]
+                .iter()
+                .filter(|v| !j.frozen.contains(&v.name))
+                .map(|v| j.state.ok_count(&v.name))
+                .min()
+                .unwrap_or(usize::MAX)
         };
         let mut n = self.opts.reps.max(have(self));
         loop {

@@ -11,6 +11,8 @@ pub mod flags;
 pub mod interim_compare;
 pub mod judge;
 pub mod mock;
+pub mod oracle;
+pub mod real;
 pub mod report;
 pub mod rng;
 pub mod screen;
@@ -20,7 +22,7 @@ pub mod state;
 use crate::model::{Run, Variant};
 use crate::{ExitCode, HarnessError};
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Builds (cached by feature set) and measures variants.
 pub trait Measurer {
@@ -40,6 +42,8 @@ pub struct BisectArgs {
 pub enum BisectCommand {
     /// Find the optimization flag(s) that moved a phase between two feature sets.
     Flags(FlagsArgs),
+    /// Judge the checked-out commit for `git bisect run`: exit 0 good, 1 bad, 125 skip, 128 abort.
+    Oracle(oracle::OracleArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -50,12 +54,12 @@ pub struct FlagsArgs {
     /// Features of the bad (slow) end; default: every optimization flag of the config.
     #[arg(long)]
     pub bad: Option<String>,
-    /// Suite to measure: synth (synthesis only) or e2e (whole proof).
+    /// Suite from the config: synth (synthesis only) or e2e (whole proof).
     #[arg(long, default_value = "e2e")]
     pub suite: String,
-    /// Circuit preset.
-    #[arg(long, default_value = "small")]
-    pub circuit: String,
+    /// Circuit preset (default: the suite's first).
+    #[arg(long)]
+    pub circuit: Option<String>,
     /// Phase to judge by (`total` = end-to-end time).
     #[arg(long, default_value = "total")]
     pub metric: String,
@@ -65,56 +69,99 @@ pub struct FlagsArgs {
     /// Cap on repetitions per variant when a comparison is inconclusive.
     #[arg(long, default_value_t = 20)]
     pub max_reps: usize,
-    /// Relative noise threshold: smaller changes do not count (0.03 = 3%).
-    #[arg(long, default_value_t = 0.03)]
-    pub threshold: f64,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Relative noise threshold: smaller changes do not count (default: the config's for the metric).
+    #[arg(long)]
+    pub threshold: Option<f64>,
+    /// Seed of the bootstrap (default: the config's).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Also fit a factorial design (full 2^k for k <= 6, half fraction for k <= 8).
     #[arg(long)]
     pub factorial: bool,
-    /// State file (resumable); default reports/bisect/state.json.
+    /// State file (resumable); default <runs_dir>/../bisect/state.json.
     #[arg(long)]
     pub state: Option<PathBuf>,
     /// Resume from the state file, reusing every sample it holds.
     #[arg(long)]
     pub resume: bool,
-    /// Harness self-test: measure a mock scenario (JSON) instead of building the prover.
-    #[arg(long)]
-    pub mock: Option<PathBuf>,
+    /// Harness self-test: use this runner binary for every variant instead of building.
+    #[arg(long, value_name = "PATH")]
+    pub runner: Option<PathBuf>,
 }
 
-/// Dispatch of `phaseline bisect ...`.
-pub fn run_bisect(args: &BisectArgs) -> Result<ExitCode, HarnessError> {
+/// Dispatch of `phaseline bisect ...` (loads the config itself, so that the
+/// oracle can turn a broken config into its own exit codes).
+pub fn run_bisect(config: Option<&Path>, args: &BisectArgs) -> Result<ExitCode, HarnessError> {
     match &args.command {
-        BisectCommand::Flags(a) => run_flags_cli(a),
+        BisectCommand::Flags(a) => {
+            let cfg = crate::config::Config::load(config)?;
+            run_flags_cli(&cfg, a)
+        }
+        BisectCommand::Oracle(a) => Ok(oracle::run_oracle(config, a)),
     }
 }
 
-fn run_flags_cli(a: &FlagsArgs) -> Result<ExitCode, HarnessError> {
+fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode, HarnessError> {
     let good = space::parse_features(&a.good)?;
     let bad = match &a.bad {
         Some(b) => space::parse_features(b)?,
-        None => return Err(HarnessError::Invalid("--bad FEATURES is required".into())),
-    };
-    let space = space::Space::new(good, bad)?;
-    let mut measurer: Box<dyn Measurer> = match &a.mock {
-        Some(p) => Box::new(mock::MockMeasurer::from_file(p)?),
         None => {
-            return Err(HarnessError::Invalid(
-                "measuring real builds is not wired in this build; use --mock SCENARIO".into(),
-            ))
+            let mut all: Vec<String> = cfg.flags.iter().map(|f| f.feature.clone()).collect();
+            all.sort();
+            all
         }
     };
-    let path = a
-        .state
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("reports/bisect/state.json"));
+    if a.runner.is_none() {
+        let declared = crate::variant::declared_features(&cfg.root)?;
+        for f in good.iter().chain(&bad) {
+            if !declared.contains(f) {
+                return Err(HarnessError::Invalid(format!(
+                    "feature `{f}` is not declared by the prover (declared: {})",
+                    declared.iter().cloned().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
+    }
+    let mut space = space::Space::new(good, bad)?;
+    space.labels = cfg.flags.iter().map(|f| (f.feature.clone(), f.id.clone())).collect();
+    let suite = cfg
+        .suites
+        .get(&a.suite)
+        .ok_or_else(|| HarnessError::Invalid(format!("unknown suite `{}`", a.suite)))?;
+    let circuit = match &a.circuit {
+        Some(c) => c.clone(),
+        None => suite
+            .circuits
+            .first()
+            .cloned()
+            .ok_or_else(|| HarnessError::Invalid(format!("suite `{}` names no circuit", a.suite)))?,
+    };
+    let mut measurer = real::RunnerMeasurer::from_config(cfg, &a.suite, &circuit, a.runner.clone())?;
+    let path = match &a.state {
+        Some(p) => p.clone(),
+        None => cfg.resolve(&cfg.runs_dir).join("..").join("bisect").join("state.json"),
+    };
+    let settings = Settings {
+        circuit,
+        threshold: a.threshold.unwrap_or_else(|| cfg.threshold(&a.metric)),
+        seed: a.seed.unwrap_or(cfg.bootstrap_seed),
+        alpha: cfg.alpha,
+        resamples: cfg.resamples,
+    };
     let mut progress = |l: &str| eprintln!("{l}");
-    let out = run_flags(&space, a, measurer.as_mut(), &path, &mut progress)?;
+    let out = run_flags(&space, a, &settings, &mut measurer, &path, &mut progress)?;
     print!("{}", out.text);
     Ok(out.exit)
+}
+
+/// Resolved settings of a flag bisect (command line over config).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub circuit: String,
+    pub threshold: f64,
+    pub seed: u64,
+    pub alpha: f64,
+    pub resamples: usize,
 }
 
 pub struct FlagsRun {
@@ -128,8 +175,9 @@ pub struct FlagsRun {
 pub fn run_flags(
     space: &space::Space,
     a: &FlagsArgs,
+    set: &Settings,
     measurer: &mut dyn Measurer,
-    state_path: &std::path::Path,
+    state_path: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<FlagsRun, HarnessError> {
     if a.reps < 3 || a.max_reps < a.reps {
@@ -138,28 +186,22 @@ pub fn run_flags(
             a.reps, a.max_reps
         )));
     }
-    if !(a.threshold.is_finite() && a.threshold >= 0.0 && a.threshold < 1.0) {
+    if !(set.threshold.is_finite() && (0.0..1.0).contains(&set.threshold)) {
         return Err(HarnessError::Invalid(format!(
             "--threshold {} is not in [0, 1)",
-            a.threshold
-        )));
-    }
-    if a.suite != "synth" && a.suite != "e2e" {
-        return Err(HarnessError::Invalid(format!(
-            "--suite {} is not synth or e2e",
-            a.suite
+            set.threshold
         )));
     }
     let params = state::Params {
         good: space.good.clone(),
         bad: space.bad.clone(),
         suite: a.suite.clone(),
-        circuit: a.circuit.clone(),
+        circuit: set.circuit.clone(),
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: a.threshold,
-        seed: a.seed,
+        threshold: set.threshold,
+        seed: set.seed,
     };
     let st = if a.resume {
         let st = state::BisectState::load(state_path, &params)?;
@@ -173,7 +215,7 @@ pub fn run_flags(
     } else {
         if state_path.exists() {
             return Err(HarnessError::Invalid(format!(
-                "state file {} exists: pass --resume to continue it, or choose another --state",
+                "state file {} exists (an earlier bisect): pass --resume to continue it, or remove it, or choose another --state",
                 state_path.display()
             )));
         }
@@ -183,10 +225,10 @@ pub fn run_flags(
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: a.threshold,
-        alpha: 0.05,
-        seed: a.seed,
-        resamples: 2000,
+        threshold: set.threshold,
+        alpha: set.alpha,
+        seed: set.seed,
+        resamples: set.resamples,
     };
     let mut judge = judge::Judge::new(measurer, st, Some(state_path.to_path_buf()), opts, progress);
     judge.save()?;
