@@ -4,7 +4,9 @@
 //! Module map (one concept per file):
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
+//! - `chart`, `report`: comparison charts and the HTML / Markdown report.
 
+pub mod chart;
 pub mod error;
 pub mod model;
 
