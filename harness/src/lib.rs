@@ -15,10 +15,12 @@
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
 //! - `output`, `run_summary`: export formats of comparisons and run summaries.
 //! - `synthetic`: synthetic runs for tests and mocks.
+//! - `chart`, `report`: comparison charts and the HTML / Markdown report.
 
 pub mod baseline;
 pub mod bisect;
 pub mod builder;
+pub mod chart;
 pub mod cli;
 pub mod commands;
 pub mod compare;
@@ -35,7 +37,6 @@ pub mod provenance;
 pub mod record;
 pub mod run_summary;
 pub mod rundir;
-pub mod run_summary;
 pub mod runner;
 pub mod stats;
 pub mod summary;
