@@ -2,6 +2,7 @@
 //! circuits that reports where its time goes, phase by phase, as data.
 
 pub mod alloc_count;
+pub mod bellperson_backend;
 pub mod build_info;
 pub mod cpu;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod groth16;
 pub mod phases;
 pub mod record;
 pub mod run;
+pub mod selftest;
 pub mod setup;
 pub mod shape;
 pub mod synth;

@@ -11,6 +11,10 @@ pub enum ExitCode {
     Regression = 1,
     /// Bad input, failed build, failed runs.
     Error = 2,
+    /// `bisect oracle`: this commit cannot be built or judged (`git bisect run` skips it).
+    Skip = 125,
+    /// `bisect oracle`: the bisect itself cannot go on (`git bisect run` aborts on codes above 127).
+    Abort = 128,
 }
 
 #[derive(Debug, Error)]

@@ -51,6 +51,10 @@ fn g1_gpu(
         return Err(ProverError::InvalidArgument("a, b, c lengths differ".into()));
     }
     let z = d.z_inv_on_coset();
+    if crate::selftest::ENABLED {
+        // Harness self-test build only: the fixed delay as an L-MSM span.
+        rec.time("msm_l", crate::selftest::slow_l_msm);
+    }
     let mut out = vec![blst_p1::default(); 4 * synths.len()];
     let mut buf = PhaseBuf::new(32 * synths.len() + 16);
     let t0 = Instant::now();

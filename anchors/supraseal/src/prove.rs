@@ -1,0 +1,256 @@
+//! The `prove` mode: repetitions of one circuit preset, each a batch of
+//! `partitions` proofs made by bellperson's supraseal prover, verified with
+//! bellperson's verifier, and written as one record.
+
+use crate::boundary;
+use crate::error::AnchorError;
+use crate::params::{self, Sizes};
+use crate::record::{CircuitInfo, Phase, Record, SCHEMA_VERSION};
+use crate::shape::{Shape, ShapeCs};
+use bellperson::groth16::{self, PreparedVerifyingKey, Proof, SuprasealParameters};
+use blstrs::{Bls12, Scalar as Fr};
+use ff::Field;
+use phaseline_circuits::circuits::{preset, PorepCircuit};
+use phaseline_circuits::cs::bridge::AsBellpepper;
+use phaseline_circuits::cs::Circuit;
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub const BACKEND: &str = "supraseal";
+
+/// Options of one run.
+#[derive(Clone, Debug)]
+pub struct Opts {
+    pub circuit: String,
+    pub partitions: usize,
+    pub reps: usize,
+    pub warmup: usize,
+    pub seed: u64,
+    pub params_file: Option<PathBuf>,
+    pub params_dir: Option<PathBuf>,
+    pub verify: bool,
+}
+
+/// The circuits of repetition `rep` (witness seeds as the runner derives them).
+fn circuits(o: &Opts, rep: usize) -> Result<Vec<PorepCircuit>, AnchorError> {
+    (0..o.partitions)
+        .map(|i| {
+            preset(
+                &o.circuit,
+                o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64),
+            )
+            .map_err(AnchorError::UnknownPreset)
+        })
+        .collect()
+}
+
+/// Synthesizes one circuit into a [`ShapeCs`].
+pub fn shape_of(c: &PorepCircuit) -> Result<Shape, AnchorError> {
+    let mut cs = ShapeCs::new_with_one();
+    bellpepper_core::Circuit::synthesize(AsBellpepper(c), &mut cs)
+        .map_err(|e| AnchorError::Synthesis(e.to_string()))?;
+    Ok(cs.shape)
+}
+
+fn circuit_info(o: &Opts, c: &PorepCircuit, s: &Shape) -> CircuitInfo {
+    let (a, b, bi) = s.densities();
+    CircuitInfo {
+        name: o.circuit.clone(),
+        shape_id: c.shape_id(),
+        constraints: s.rows(),
+        aux: s.aux,
+        inputs: s.inputs,
+        partitions: o.partitions,
+        domain_log2: s.domain_log2(),
+        aux_zero: s.aux_zero,
+        aux_one: s.aux_one,
+        aux_other: s.aux - s.aux_zero - s.aux_one,
+        a_aux_density: a,
+        b_aux_density: b,
+        b_input_density: bi,
+    }
+}
+
+fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Runs `f`, turning a panic (supraseal-c2 panics on a CUDA error) into an error without printing it.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    out.map_err(panic_text)
+}
+
+fn thread_name() -> String {
+    std::thread::current().name().unwrap_or("unnamed").to_string()
+}
+
+fn span(name: &str, origin: Instant, start: Instant, end: Instant) -> Phase {
+    Phase {
+        name: name.into(),
+        parent: None,
+        start_ms: start.saturating_duration_since(origin).as_secs_f64() * 1e3,
+        ms: end.saturating_duration_since(start).as_secs_f64() * 1e3,
+        thread: thread_name(),
+        extra: Default::default(),
+    }
+}
+
+/// Verifies each proof with bellperson's verifier; an invalid proof is an error.
+fn verify(pvk: &PreparedVerifyingKey<Bls12>, proofs: &[Proof<Bls12>], cs: &[PorepCircuit]) -> Result<(), AnchorError> {
+    if proofs.len() != cs.len() {
+        return Err(AnchorError::Verify(format!(
+            "{} proofs for {} circuits",
+            proofs.len(),
+            cs.len()
+        )));
+    }
+    for (i, (p, c)) in proofs.iter().zip(cs).enumerate() {
+        match groth16::verify_proof(pvk, p, &c.public_inputs()) {
+            Ok(true) => {}
+            Ok(false) => return Err(AnchorError::Verify(format!("proof {i} of the batch does not verify"))),
+            Err(e) => return Err(AnchorError::Verify(format!("proof {i}: {e}"))),
+        }
+    }
+    Ok(())
+}
+
+/// What stays fixed over the repetitions of a run.
+struct Fixed {
+    info: CircuitInfo,
+    srs: SuprasealParameters<Bls12>,
+    pvk: PreparedVerifyingKey<Bls12>,
+    srs_load_ms: f64,
+}
+
+fn prepare(o: &Opts) -> Result<Fixed, AnchorError> {
+    if o.partitions == 0 || o.reps == 0 {
+        return Err(AnchorError::InvalidArgument(
+            "--partitions and --reps must be at least 1".into(),
+        ));
+    }
+    boundary::install().map_err(AnchorError::InvalidArgument)?;
+    let first = circuits(
+        &Opts {
+            partitions: 1,
+            ..o.clone()
+        },
+        0,
+    )?
+    .remove(0);
+    let path = params::locate(o.params_file.as_deref(), o.params_dir.as_deref(), &first.shape_id());
+    let (vk, sizes): (_, Sizes) = params::read_header(&path)?;
+    let shape = shape_of(&first)?;
+    params::check(&path, &sizes, &shape.expected_sizes())?;
+    let t = Instant::now();
+    let srs = SuprasealParameters::<Bls12>::new(path.clone()).map_err(|e| {
+        let reason = e.to_string();
+        if reason.contains("No CUDA devices") {
+            AnchorError::NoGpu(reason)
+        } else {
+            AnchorError::SrsLoad {
+                path: path.clone(),
+                reason,
+            }
+        }
+    })?;
+    Ok(Fixed {
+        info: circuit_info(o, &first, &shape),
+        srs,
+        pvk: groth16::prepare_verifying_key(&vk),
+        srs_load_ms: t.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// Proves `warmup + reps` batches, handing each record to `sink` as soon as it is made.
+pub fn run(o: &Opts, sink: &mut dyn FnMut(Record) -> Result<(), AnchorError>) -> Result<(), AnchorError> {
+    let fx = prepare(o)?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
+    for rep in 0..o.warmup + o.reps {
+        let cs = circuits(o, rep)?;
+        let r: Vec<Fr> = cs.iter().map(|_| Fr::random(&mut rng)).collect();
+        let s: Vec<Fr> = cs.iter().map(|_| Fr::random(&mut rng)).collect();
+        let batch: Vec<AsBellpepper<'_, PorepCircuit>> = cs.iter().map(AsBellpepper).collect();
+        let _ = boundary::take();
+        let t0 = Instant::now();
+        let proofs = guarded(|| groth16::create_proof_batch(batch, &fx.srs, r, s))
+            .map_err(AnchorError::Prove)?
+            .map_err(|e| AnchorError::Prove(e.to_string()))?;
+        let t1 = Instant::now();
+        let handover = boundary::take()
+            .filter(|h| *h >= t0 && *h <= t1)
+            .ok_or_else(|| AnchorError::MissingPhase("synthesis (bellperson reported no hand-over)".into()))?;
+        let mut phases = vec![
+            span("synthesis", t0, t0, handover),
+            span("supraseal_prove", t0, handover, t1),
+        ];
+        let verified = if o.verify {
+            verify(&fx.pvk, &proofs, &cs)?;
+            phases.push(span("verify", t0, t1, Instant::now()));
+            Some(true)
+        } else {
+            None
+        };
+        let mut rec = Record {
+            schema_version: SCHEMA_VERSION,
+            mode: "prove".into(),
+            backend: BACKEND.into(),
+            features: vec![],
+            inert_features: vec![],
+            fingerprint: env!("ANCHOR_FINGERPRINT").into(),
+            git_commit: env!("ANCHOR_GIT_COMMIT").into(),
+            rep,
+            warmup: rep < o.warmup,
+            circuit: fx.info.clone(),
+            phases,
+            total_ms: 0.0,
+            phase_sum_ms: 0.0,
+            unaccounted_ms: 0.0,
+            allocations: 0,
+            reallocations: 0,
+            allocated_bytes: 0,
+            peak_rss_bytes: crate::rss::peak_rss_bytes().unwrap_or(0),
+            verified,
+            cold: rep == 0,
+            srs_load_ms: fx.srs_load_ms,
+        };
+        rec.set_totals(t0.elapsed().as_secs_f64() * 1e3);
+        if let Some(p) = rec.missing_phase() {
+            return Err(AnchorError::MissingPhase(p.into()));
+        }
+        sink(rec)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn circuit_facts_match_the_runners_for_the_same_witness() {
+        // The fixture is a runner record of `tiny`, seed 1, repetition 0.
+        let runner: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/fixtures/runner-record.json")).unwrap();
+        let o = Opts {
+            circuit: "tiny".into(),
+            partitions: 1,
+            reps: 1,
+            warmup: 0,
+            seed: 1,
+            params_file: None,
+            params_dir: None,
+            verify: true,
+        };
+        let c = circuits(&o, 0).unwrap().remove(0);
+        let info = circuit_info(&o, &c, &shape_of(&c).unwrap());
+        let ours = serde_json::to_value(&info).unwrap();
+        assert_eq!(ours, runner["circuit"]);
+    }
+}

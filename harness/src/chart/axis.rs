@@ -1,0 +1,43 @@
+//! A category axis: positions `0..n` (as `f64`, so marks can sit between
+//! categories), one tick at each category, labelled by name.
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use std::ops::Range;
+
+/// Categories `0..n` spread over `-0.5..n-0.5`.
+#[derive(Clone, Debug)]
+pub struct Categories {
+    pub n: usize,
+}
+
+impl Ranged for Categories {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let span = self.n.max(1) as f64;
+        let frac = (value + 0.5) / span;
+        limit.0 + (frac * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            return Vec::new();
+        }
+        (0..self.n).map(|i| i as f64).collect()
+    }
+
+    fn range(&self) -> Range<f64> {
+        -0.5..self.n.max(1) as f64 - 0.5
+    }
+}
+
+/// The name at an integer position of a category axis, else "".
+pub fn label_at(names: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+        names[i as usize].clone()
+    } else {
+        String::new()
+    }
+}

@@ -1,0 +1,252 @@
+//! `bisect flags` on the seeded mock measurer: culprits, pairs, no change,
+//! noisy flags, build caching, factorial fit and resuming from the state file.
+
+use phaseline::bisect::flags::Finding;
+use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
+use phaseline::bisect::space::{parse_features, Space};
+use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
+use phaseline::model::{Run, Variant};
+use phaseline::{ExitCode, HarnessError};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+const ALL: &str = "smallvec,presize,par-bg2,pin,window-tune";
+
+fn scenario(effects: Vec<(&[&str], &str, f64)>) -> MockScenario {
+    MockScenario {
+        base_ms: [
+            ("synthesis", 1000.0),
+            ("ntt_h", 300.0),
+            ("msm_l", 400.0),
+            ("msm_a", 400.0),
+            ("msm_b_g2", 500.0),
+            ("pin", 100.0),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+        effects: effects
+            .into_iter()
+            .map(|(f, p, d)| MockEffect {
+                flags: f.iter().map(|s| s.to_string()).collect(),
+                phase: p.to_string(),
+                delta_ms: d,
+            })
+            .collect(),
+        noise: 0.01,
+        noisy_flags: Default::default(),
+        seed: 42,
+    }
+}
+
+fn args(factorial: bool, resume: bool) -> FlagsArgs {
+    FlagsArgs {
+        good: String::new(),
+        bad: Some(ALL.into()),
+        suite: "e2e".into(),
+        circuit: None,
+        metric: "total".into(),
+        reps: 5,
+        max_reps: 20,
+        threshold: None,
+        seed: None,
+        factorial,
+        state: None,
+        resume,
+        runner: None,
+    }
+}
+
+fn space() -> Space {
+    Space::new(vec![], parse_features(ALL).unwrap()).unwrap()
+}
+
+fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun, HarnessError> {
+    let set = Settings {
+        circuit: "mock".into(),
+        threshold: 0.03,
+        seed: 1,
+        alpha: 0.05,
+        resamples: 2000,
+    };
+    run_flags(&space(), a, &set, m, state, &mut |_l: &str| {})
+}
+
+fn culprit_sets(r: &FlagsRun) -> Vec<(Vec<String>, bool)> {
+    match &r.answer.finding {
+        Finding::Located { culprits, .. } => culprits
+            .iter()
+            .map(|c| (c.flags.iter().cloned().collect(), c.interaction))
+            .collect(),
+        other => panic!("expected culprits, got {other:?}"),
+    }
+}
+
+fn set(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn one_culprit_among_five_flags_with_its_phase_and_cached_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = MockMeasurer::new(scenario(vec![(&["pin"], "pin", 300.0)])).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
+    assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
+    assert_eq!(r.exit, ExitCode::Regression);
+    assert!(r.text.contains("answer: pin: +"), "{}", r.text);
+    assert!(r.text.contains("in `pin` (95% CI"), "{}", r.text);
+    assert!(!r.text.contains("msm_l"), "no other phase moved:\n{}", r.text);
+    // good, bad and the 2k screen variants, each built once.
+    assert_eq!(m.built.len(), 12);
+    assert_eq!(r.cost.builds, 12);
+    assert_eq!(r.cost.runs, m.runs);
+}
+
+#[test]
+fn two_independent_culprits_found_each_with_its_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(vec![(&["pin"], "pin", 300.0), (&["smallvec"], "synthesis", 250.0)]);
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
+    assert_eq!(
+        culprit_sets(&r),
+        vec![(set(&["pin"]), false), (set(&["smallvec"]), false)]
+    );
+    assert!(r.text.contains("in `synthesis`"), "{}", r.text);
+    assert!(r.text.contains("in `pin`"), "{}", r.text);
+    assert!(!r.text.contains("interact"), "{}", r.text);
+}
+
+#[test]
+fn an_interaction_is_found_as_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
+    assert_eq!(culprit_sets(&r), vec![(set(&["par-bg2", "presize"]), true)]);
+    assert!(r.text.contains("(only together)"), "{}", r.text);
+    assert!(r.text.contains("in `msm_b_g2`"), "{}", r.text);
+    assert!(r.text.contains("flags interact"), "{}", r.text);
+}
+
+#[test]
+fn factorial_fit_names_the_interaction_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &args(true, false), &dir.path().join("s.json")).unwrap();
+    let fit = r.answer.factorial.as_ref().expect("factorial requested");
+    assert_eq!(fit.points, 32);
+    let term = |f: &[&str]| fit.terms.iter().find(|t| t.flags == set(f)).unwrap();
+    let pair = term(&["par-bg2", "presize"]);
+    assert!(pair.ci_low > 0.1, "interaction term {pair:?}");
+    for f in ["smallvec", "presize", "par-bg2", "pin", "window-tune"] {
+        let t = term(&[f]);
+        assert!(t.estimate.abs() < 0.02, "main effect of {f}: {t:?}");
+    }
+    assert!(term(&["pin", "smallvec"]).estimate.abs() < 0.02);
+    // Every design point measured once: 32 builds in all (screen variants are design points).
+    assert_eq!(m.built.len(), 32);
+}
+
+#[test]
+fn no_culprit_when_nothing_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = MockMeasurer::new(scenario(vec![])).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
+    assert!(matches!(r.answer.finding, Finding::NoChange(_)), "{}", r.text);
+    assert_eq!(r.exit, ExitCode::Ok);
+    assert!(r.text.contains("no culprit"));
+    // Only good and bad were measured.
+    assert_eq!(m.built.len(), 2);
+}
+
+#[test]
+fn a_noisy_flag_is_reported_inconclusive_not_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sc = scenario(vec![(&["pin"], "pin", 1350.0)]);
+    sc.noisy_flags.insert("window-tune".into(), 0.25);
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let path = dir.path().join("s.json");
+    let r = bisect(&mut m, &args(false, false), &path).unwrap();
+    println!("{}", r.text);
+    assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
+    match &r.answer.finding {
+        Finding::Located { inconclusive, .. } => assert_eq!(inconclusive, &set(&["window-tune"])),
+        _ => unreachable!(),
+    }
+    assert!(r.text.contains("inconclusive: window-tune"), "{}", r.text);
+    // It took the repetition cap before giving up.
+    let st: phaseline::bisect::state::BisectState =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(
+        st.ok_count("good+window-tune") >= 20,
+        "{}",
+        st.ok_count("good+window-tune")
+    );
+}
+
+/// Fails every measurement after the first `left` calls (an interrupted bisect).
+struct Interrupted {
+    inner: MockMeasurer,
+    left: usize,
+}
+
+impl Measurer for Interrupted {
+    fn measure(&mut self, v: &[Variant], reps: usize) -> Result<Run, HarnessError> {
+        if self.left == 0 {
+            return Err(HarnessError::Invalid("interrupted".into()));
+        }
+        self.left -= 1;
+        self.inner.measure(v, reps)
+    }
+}
+
+#[test]
+fn an_interrupted_bisect_resumes_from_its_state_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state").join("bisect.json");
+    let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
+    let mut cut = Interrupted {
+        inner: MockMeasurer::new(sc.clone()).unwrap(),
+        left: 6,
+    };
+    let err = bisect(&mut cut, &args(false, false), &path).err().expect("interrupted");
+    assert!(err.to_string().contains("interrupted"));
+    let before: BTreeSet<String> = cut.inner.built.clone();
+    assert!(path.exists(), "state saved before the interruption");
+    // Starting over without --resume would discard it: refused.
+    let mut fresh = MockMeasurer::new(sc.clone()).unwrap();
+    let e = bisect(&mut fresh, &args(false, false), &path).err().expect("refused");
+    assert!(e.to_string().contains("--resume"), "{e}");
+    // Resume: only what is missing gets measured, and the answer is reached.
+    let r = bisect(&mut fresh, &args(false, true), &path).unwrap();
+    assert_eq!(culprit_sets(&r), vec![(set(&["par-bg2", "presize"]), true)]);
+    assert!(
+        fresh.built.iter().all(|k| !before.contains(k)),
+        "resume rebuilt a stored variant"
+    );
+    assert!(r.cost.fresh_runs < r.cost.runs);
+    // A resumed state must match the parameters it was made with.
+    let mut other = args(false, true);
+    other.metric = "msm_l".into();
+    let e = bisect(&mut fresh, &other, &path).err().expect("mismatch");
+    assert!(e.to_string().contains("other parameters"), "{e}");
+    std::fs::write(&path, b"{ truncated").unwrap();
+    let e = bisect(&mut fresh, &args(false, true), &path).err().expect("corrupt");
+    assert!(e.to_string().contains("not a valid state file"), "{e}");
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = MockMeasurer::new(scenario(vec![])).unwrap();
+    let mut a = args(false, false);
+    a.reps = 2;
+    assert!(bisect(&mut m, &a, &dir.path().join("a.json")).is_err());
+    let mut a = args(false, false);
+    a.metric = "no_such_phase".into();
+    let e = bisect(&mut m, &a, &dir.path().join("b.json")).err().unwrap();
+    assert!(e.to_string().contains("no_such_phase"), "{e}");
+    assert!(Space::new(vec!["pin".into()], vec!["pin".into()]).is_err());
+}

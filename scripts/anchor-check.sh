@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Format, lint and test the supraseal anchor (anchors/supraseal), which lives
+# outside the root workspace. Needs nvcc (see docs/anchors.md), no GPU: the GPU
+# test is ignored without one (run it with `-- --ignored` on a GPU host).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/anchor-env.sh
+source "$root/scripts/anchor-env.sh"
+anchor_cuda_env || exit 2
+cd "$root/anchors/supraseal"
+cargo fmt --check
+cargo clippy --release --locked --all-targets -- -D warnings
+cargo test --release --locked
