@@ -95,5 +95,13 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
 
 #ifdef __cplusplus
 }
+// prover/gpu/ffi.rs asserts the same sizes, so a layout change on one side
+// fails the build instead of corrupting data.
+static_assert(sizeof(pl_error) == 16, "pl_error layout");
+static_assert(sizeof(pl_phase) == 80, "pl_phase layout");
+static_assert(sizeof(pl_phases) == 32, "pl_phases layout");
+static_assert(sizeof(pl_opts) == 24, "pl_opts layout");
+static_assert(sizeof(pl_split) == 40, "pl_split layout");
+static_assert(sizeof(pl_circuit) == 152, "pl_circuit layout");
 #endif
 #endif

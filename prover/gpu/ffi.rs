@@ -67,6 +67,17 @@ pub struct PlPoints {
     _private: [u8; 0],
 }
 
+// cuda/pl_ffi.h asserts the same sizes on the C++ side.
+const _: () = {
+    use std::mem::size_of;
+    assert!(size_of::<PlError>() == 16);
+    assert!(size_of::<PlPhase>() == 80);
+    assert!(size_of::<PlPhases>() == 32);
+    assert!(size_of::<PlOpts>() == 24);
+    assert!(size_of::<PlSplit>() == 40);
+    assert!(size_of::<PlCircuit>() == 152);
+};
+
 extern "C" {
     pub fn pl_init(name: *mut c_char, name_len: usize, sm_count: *mut u32, mem_bytes: *mut u64) -> PlError;
     pub fn pl_free_message(message: *mut c_char);
