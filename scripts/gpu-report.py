@@ -19,10 +19,9 @@ GPU_FLAGS = ["pin", "par-bg2", "window-tune"]
 
 
 def variant(r):
-    if r["backend"] != "cuda":
-        return r["backend"]
-    on = [f for f in GPU_FLAGS if f in r["features"]]
-    return "cuda " + ("+".join(on) if on else "(flags off)")
+    """Backend plus the optimization flags that act on it."""
+    on = [f for f in GPU_FLAGS if f in r["features"] and f not in r.get("inert_features", [])]
+    return r["backend"] + " " + ("+".join(on) if on else "(flags off)")
 
 
 def sums(r):
