@@ -24,6 +24,7 @@ pub mod fsutil;
 pub mod gpu;
 pub mod model;
 pub mod monitor;
+pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
