@@ -12,7 +12,7 @@
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
-//! - `output`, `run_summary`: export formats of comparisons and run summaries.
+//! - `output`: export formats of comparisons and run summaries (`summary`).
 //! - `synthetic`: synthetic runs for tests and mocks.
 
 pub mod baseline;
@@ -31,7 +31,6 @@ pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
-pub mod run_summary;
 pub mod rundir;
 pub mod runner;
 pub mod stats;
