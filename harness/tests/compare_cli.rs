@@ -11,7 +11,17 @@ fn run(ws: &Ws, out: &str, seed: u64, extra: &[&str]) -> common::Out {
         &format!(r#"{{"seed": {seed}, "noise": 0.01, "effects": {{"smallvec": {{"synthesis": 0.8}}}}}}"#),
     );
     let mut args = vec![
-        "run", "--suite", "e2e", "--variant", "baseline=", "--variant", "A1", "--reps", "8", "--out", out,
+        "run",
+        "--suite",
+        "e2e",
+        "--variant",
+        "baseline=",
+        "--variant",
+        "A1",
+        "--reps",
+        "8",
+        "--out",
+        out,
     ];
     args.extend_from_slice(extra);
     ws.run(&args, Some(&spec))
@@ -46,26 +56,45 @@ fn baseline_compare_exit_codes() {
     let o = ws.run(&["compare", "r3", "--baseline", "base", "--format", "json"], None);
     assert_eq!(o.code, 1, "{}", o.all());
     let r = regressed(&o.stdout);
-    assert!(r.contains(&"baseline/synthesis".to_string()) && r.contains(&"A1/synthesis".to_string()), "{r:?}");
-    assert!(r.iter().all(|x| x.ends_with("/synthesis") || x.ends_with("/total")), "{r:?}");
+    assert!(
+        r.contains(&"baseline/synthesis".to_string()) && r.contains(&"A1/synthesis".to_string()),
+        "{r:?}"
+    );
+    assert!(
+        r.iter().all(|x| x.ends_with("/synthesis") || x.ends_with("/total")),
+        "{r:?}"
+    );
     let o = ws.run(&["compare", "r3", "--against", "r2"], None);
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("REGRESSED"), "{}", o.stdout);
+    assert!(o.stdout.contains("regressed"), "{}", o.stdout);
     let o = ws.run(&["diff", "r2", "r3", "--format", "markdown"], None);
     assert_eq!(o.code, 1);
-    assert!(o.stdout.contains("| variant |"), "{}", o.stdout);
+    assert!(o.stdout.contains("| variant | case | phase |"), "{}", o.stdout);
     let o = ws.run(&["diff", "r1", "r2", "--format", "csv"], None);
     assert_eq!(o.code, 0);
-    assert!(o.stdout.starts_with("variant,suite,circuit"), "{}", o.stdout);
+    assert!(
+        o.stdout.starts_with("reference,candidate,cross_testbed,variant,"),
+        "{}",
+        o.stdout
+    );
 
     // `run --baseline` compares right after running.
     let o = run(&ws, "r4", 4, &["--baseline", "base", "--inject-delay", "synthesis=10"]);
     assert_eq!(o.code, 1, "{}", o.all());
     assert!(ws.path("r4/compare-baseline-base.json").is_file());
 
-    assert_error(&ws.run(&["compare", "r2", "--baseline", "nope"], None), &["no baseline `nope`"]);
-    assert_error(&ws.run(&["compare", "r2", "--format", "yaml", "--against", "r1"], None), &["--format"]);
-    assert_error(&ws.run(&["compare", "missing-dir", "--against", "r1"], None), &["cannot read run"]);
+    assert_error(
+        &ws.run(&["compare", "r2", "--baseline", "nope"], None),
+        &["no baseline `nope`"],
+    );
+    assert_error(
+        &ws.run(&["compare", "r2", "--format", "yaml", "--against", "r1"], None),
+        &["unknown output format 'yaml'"],
+    );
+    assert_error(
+        &ws.run(&["compare", "missing-dir", "--against", "r1"], None),
+        &["cannot read run"],
+    );
     // A baseline that is named but missing stops `run` before measuring.
     assert_error(&run(&ws, "r5", 5, &["--baseline", "nope"]), &["no baseline `nope`"]);
     assert!(!ws.path("r5").exists());
@@ -96,11 +125,27 @@ fn calibrate_learns_thresholds_from_aa_data() {
     let ws = Ws::mock();
     let spec = ws.spec("aa.json", r#"{"seed": 5, "noise": 0.02}"#);
     let o = ws.run(
-        &["run", "--suite", "synth", "--variant", "a=", "--variant", "b=", "--reps", "10", "--out", "aa"],
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "a=",
+            "--variant",
+            "b=",
+            "--reps",
+            "10",
+            "--out",
+            "aa",
+        ],
         Some(&spec),
     );
     assert_eq!(o.code, 0, "{}", o.all());
     let o = ws.run(&["calibrate", "aa", "--variant", "a", "--variant", "b"], None);
     assert_eq!(o.code, 0, "{}", o.all());
-    assert!(o.stdout.contains("[thresholds]") && o.stdout.contains("synthesis"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("[thresholds]") && o.stdout.contains("synthesis"),
+        "{}",
+        o.stdout
+    );
 }
