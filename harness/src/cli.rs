@@ -56,7 +56,7 @@ pub struct BuildArgs {
     pub v: VariantArgs,
 }
 
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]
     pub v: VariantArgs,
@@ -137,7 +137,14 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
     }
     let cfg = crate::config::Config::load(cli.config.as_deref())?;
     match cli.cmd {
-        None => commands::run::run(&cfg, &RunArgs::default(), true),
+        None => {
+            // `phaseline` alone is `phaseline run` with every default.
+            let a = match Cli::try_parse_from(["phaseline", "run"]).map(|c| c.cmd) {
+                Ok(Some(Command::Run(a))) => a,
+                _ => return Err(HarnessError::Invalid("cannot build the default run".into())),
+            };
+            commands::run::run(&cfg, &a, true)
+        }
         Some(Command::Run(a)) => {
             let is_default = a.v.variants.is_empty() && a.suites.is_empty();
             commands::run::run(&cfg, &a, is_default)

@@ -13,7 +13,7 @@
 //! - `baseline`: stored baselines per testbed.
 //! - `bisect`: flag bisection and the `git bisect run` oracle.
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
-//! - `output`, `run_summary`: export formats of comparisons and run summaries.
+//! - `output`: export formats of comparisons and run summaries (`summary`).
 //! - `synthetic`: synthetic runs for tests and mocks.
 //! - `chart`, `report`: comparison charts and the HTML / Markdown report.
 
@@ -35,7 +35,6 @@ pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
-pub mod run_summary;
 pub mod rundir;
 pub mod runner;
 pub mod stats;

@@ -6,6 +6,7 @@ use crate::compare::{self, CalibrateOptions, CompareOptions, Thresholds};
 use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
 use crate::model::{Comparison, Run};
+use crate::output::{Exporter, Format};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -49,12 +50,12 @@ pub struct CalibrateArgs {
 }
 
 pub fn check_format(f: &str) -> Result<(), HarnessError> {
-    match f {
-        "table" | "json" | "csv" | "markdown" => Ok(()),
-        _ => Err(HarnessError::Invalid(format!(
-            "--format `{f}` is not one of: table, json, csv, markdown"
-        ))),
-    }
+    f.parse::<Format>().map(|_| ())
+}
+
+/// The per-phase medians of a run as a terminal table.
+pub fn summary_table(run: &Run) -> Result<String, HarnessError> {
+    crate::output::Table.run_summary(&crate::summary::summarize(run))
 }
 
 /// Comparison settings from the config.
@@ -74,7 +75,7 @@ pub fn options(cfg: &Config, allow_cross: bool) -> CompareOptions {
 }
 
 fn print(c: &Comparison, format: &str) -> Result<(), HarnessError> {
-    print!("{}", crate::commands::render::render(c, format)?);
+    print!("{}", format.parse::<Format>()?.exporter().comparison(c)?);
     Ok(())
 }
 

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::run_summary::RunSummary;
+use crate::summary::RunSummary;
 
 pub struct Csv;
 

@@ -3,7 +3,7 @@
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::run_summary::RunSummary;
+use crate::summary::RunSummary;
 
 pub struct Json;
 

@@ -5,7 +5,7 @@ use super::table::{median_cell, samples_cell};
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::{Comparison, Verdict};
-use crate::run_summary::RunSummary;
+use crate::summary::RunSummary;
 
 pub struct Markdown;
 

@@ -15,7 +15,7 @@ pub use cells::is_tested;
 
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::run_summary::RunSummary;
+use crate::summary::RunSummary;
 
 /// Renders comparisons and run summaries in one format.
 pub trait Exporter {

@@ -4,7 +4,7 @@ use super::cells::{self, align, is_tested};
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
-use crate::run_summary::RunSummary;
+use crate::summary::RunSummary;
 
 pub struct Table;
 
@@ -116,7 +116,7 @@ pub(super) fn cross_warning(c: &Comparison) -> String {
 }
 
 /// `median ±spread` of a summary row, `-` without samples.
-pub(super) fn median_cell(r: &crate::run_summary::PhaseSummary) -> String {
+pub(super) fn median_cell(r: &crate::summary::PhaseSummary) -> String {
     match (r.median_ms, r.rel_half_iqr()) {
         (Some(m), Some(h)) => format!("{} ±{}", cells::ms(m), cells::pct(h)),
         (Some(m), None) => cells::ms(m),

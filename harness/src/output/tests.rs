@@ -1,7 +1,7 @@
 use super::*;
 use crate::compare::{compare_runs, CompareOptions};
 use crate::model::Verdict;
-use crate::run_summary::summarize;
+use crate::summary::summarize;
 use crate::synthetic::SyntheticRun;
 
 fn build(id: &str, seed: u64, testbed: &str, ntt: f64) -> crate::model::Run {
@@ -132,7 +132,7 @@ fn run_summary_in_every_format() {
     let c = Csv.run_summary(&s).unwrap();
     assert_eq!(c.lines().count(), s.rows.len() + 1);
     assert!(c.starts_with("run_id,testbed,variant,"), "{c}");
-    let j: crate::run_summary::RunSummary = serde_json::from_str(&Json.run_summary(&s).unwrap()).unwrap();
+    let j: crate::summary::RunSummary = serde_json::from_str(&Json.run_summary(&s).unwrap()).unwrap();
     assert_eq!(j, s);
 }
 
