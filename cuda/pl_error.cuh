@@ -33,16 +33,7 @@ static inline void pl_check(RustError e)
     }
 }
 
+// Opens an entry point's body; pl_groth16.cu's PL_ENTRY_CATCH closes it.
 #define PL_TRY try {
-#define PL_CATCH                                                          \
-    } catch (const cuda_error& e) {                                       \
-        return pl_fail(e.code(), e.what());                               \
-    } catch (const std::bad_alloc&) {                                     \
-        return pl_fail(12, "host memory allocation failed");              \
-    } catch (const std::exception& e) {                                   \
-        return pl_fail(-1, std::string("C++ exception: ") + e.what());    \
-    } catch (...) {                                                       \
-        return pl_fail(-1, "unknown C++ exception");                      \
-    }
 
 #endif
