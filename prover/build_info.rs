@@ -11,6 +11,10 @@ pub const RUSTC: &str = env!("PHASELINE_RUSTC");
 /// Optimization features this crate declares.
 pub const OPT_FEATURES: &[&str] = &["smallvec", "presize", "par-bg2", "pin", "window-tune"];
 
+/// Harness self-test features: never optimizations, never part of a variant
+/// that combines the optimization flags.
+pub const SELFTEST_FEATURES: &[&str] = &["selftest-slow"];
+
 /// Enabled cargo features, sorted.
 pub fn features() -> Vec<String> {
     env!("PHASELINE_FEATURES")
@@ -24,13 +28,16 @@ pub fn features() -> Vec<String> {
 pub fn inert_features(backend: &str) -> Vec<String> {
     let inert: &[&str] = match backend {
         "cpu" => &["pin", "window-tune"],
+        // smallvec/presize act on our circuits' LC type, which bellperson's
+        // synthesis runs through the bridge; the rest are our prover's own.
+        "bellperson" => &["par-bg2", "pin", "window-tune"],
         _ => &[],
     };
     features().into_iter().filter(|f| inert.contains(&f.as_str())).collect()
 }
 
 pub fn backends() -> Vec<&'static str> {
-    vec!["cpu"]
+    vec!["cpu", "bellperson"]
 }
 
 #[derive(Debug, Serialize)]

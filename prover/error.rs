@@ -12,6 +12,8 @@ pub enum ProverError {
     Params { path: String, reason: String },
     #[error("parameter generation failed: {0}")]
     Setup(String),
+    #[error("proving failed: {0}")]
+    Prove(String),
     #[error("proof {index} failed verification")]
     VerifyFailed { index: usize },
     #[error("verification error: {0}")]

@@ -2,17 +2,20 @@
 //! circuits that reports where its time goes, phase by phase, as data.
 
 pub mod alloc_count;
+pub mod bellperson_backend;
 pub mod build_info;
-pub mod circuits;
 pub mod cpu;
-pub mod cs;
 pub mod error;
 pub mod groth16;
 pub mod phases;
 pub mod record;
 pub mod run;
+pub mod selftest;
 pub mod setup;
 pub mod shape;
 pub mod synth;
 
 pub use error::ProverError;
+// The circuits and our constraint-system trait live in `phaseline-circuits`;
+// re-exported so `crate::cs::...` and `crate::circuits::...` keep working.
+pub use phaseline_circuits::{circuits, cs};

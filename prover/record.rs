@@ -50,12 +50,20 @@ pub struct Record {
     pub allocations: u64,
     pub reallocations: u64,
     pub allocated_bytes: u64,
+    /// The phase the allocation counters cover: `synthesis`, or on a backend
+    /// whose synthesis is not separable (bellperson) its one proving phase.
+    #[serde(default = "default_alloc_phase")]
+    pub allocations_phase: String,
     pub peak_rss_bytes: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
     /// Self-test delays that were injected (`--inject-delay`), phase -> ms.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub injected_delays: std::collections::BTreeMap<String, f64>,
+}
+
+fn default_alloc_phase() -> String {
+    "synthesis".into()
 }
 
 /// Phases a record of `mode` on `backend` must contain.
@@ -72,6 +80,14 @@ pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static 
                 "write",
             ],
         };
+    }
+    if mode == "prove" && backend == "bellperson" {
+        // bellperson synthesizes and proves inside one call: one phase.
+        let mut v = vec![crate::bellperson_backend::PROVE_PHASE];
+        if verify {
+            v.push("verify");
+        }
+        return v;
     }
     let mut v = vec!["synthesis"];
     if mode == "prove" {
@@ -91,7 +107,6 @@ pub fn required_phases(mode: &str, backend: &str, verify: bool) -> Vec<&'static 
             v.push("verify");
         }
     }
-    let _ = backend;
     v
 }
 

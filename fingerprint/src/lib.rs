@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// Source roots (relative to the workspace root) that the prover is built from.
 pub const SOURCE_ROOTS: &[&str] = &[
     "prover",
+    "circuits",
     "cuda",
     "fingerprint/src",
     "build.rs",
@@ -106,6 +107,20 @@ mod tests {
             ..k.clone()
         };
         assert_ne!(f2, fingerprint(&dir, &k2).unwrap());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn circuits_crate_is_covered() {
+        let dir = std::env::temp_dir().join(format!("plfp-c-{}", std::process::id()));
+        fs::create_dir_all(dir.join("circuits/src")).unwrap();
+        fs::write(dir.join("circuits/src/lib.rs"), "pub mod cs;").unwrap();
+        let files = source_files(&dir).unwrap();
+        assert!(files.contains(&PathBuf::from("circuits/src/lib.rs")), "{files:?}");
+        let k = BuildKey::default();
+        let f1 = fingerprint(&dir, &k).unwrap();
+        fs::write(dir.join("circuits/src/lib.rs"), "pub mod cs; ").unwrap();
+        assert_ne!(f1, fingerprint(&dir, &k).unwrap());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

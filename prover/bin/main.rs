@@ -68,6 +68,7 @@ struct Common {
 struct ProveArgs {
     #[command(flatten)]
     common: Common,
+    /// Proving backend: `cpu` (ours) or `bellperson` (bellperson's own CPU prover, an anchor).
     #[arg(long, default_value = "cpu")]
     backend: String,
     /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).

@@ -78,6 +78,7 @@ fn g1_all(p: &Params, synths: &[Synthesized], d: &Domain, rec: &Recorder) -> Vec
     let h: Vec<G1Projective> = rec.time("msm_h", || hs.iter().map(|h| msm_g1(&p.h, &scalar_bytes(h))).collect());
     drop(hs);
     let l: Vec<G1Projective> = rec.time("msm_l", || {
+        crate::selftest::slow_l_msm();
         synths.iter().map(|s| msm_g1(&p.l, &scalar_bytes(&s.aux))).collect()
     });
     let a: Vec<G1Projective> = rec.time("msm_a", || {

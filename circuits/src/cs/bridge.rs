@@ -5,7 +5,10 @@ use super::{Circuit, Cs, CsError, Lc, Var};
 use bellpepper_core::{ConstraintSystem, LinearCombination, SynthesisError, Variable};
 use blstrs::Scalar as Fr;
 
-/// Adapter: a bellpepper constraint system seen as a [`Cs`].
+/// Adapter: a bellpepper constraint system seen as a [`Cs`]. Variables and
+/// constraints get unique names (`aux7`, `input1`, `c42`), built only by
+/// systems that ask for names (bellpepper's test system does, bellperson's
+/// prover and setup never call the naming closure).
 pub struct Bridge<'a, CS: ConstraintSystem<Fr>> {
     cs: &'a mut CS,
     inputs: Vec<Variable>,
@@ -37,25 +40,31 @@ impl<'a, CS: ConstraintSystem<Fr>> Bridge<'a, CS> {
 
 impl<CS: ConstraintSystem<Fr>> Cs for Bridge<'_, CS> {
     fn alloc(&mut self, value: Option<Fr>) -> Result<Var, CsError> {
+        let n = self.aux.len();
         let v = self
             .cs
-            .alloc(|| "aux", || value.ok_or(SynthesisError::AssignmentMissing))
+            .alloc(|| format!("aux{n}"), || value.ok_or(SynthesisError::AssignmentMissing))
             .map_err(|e| CsError::Bellpepper(e.to_string()))?;
         self.aux.push(v);
         Ok(Var::Aux(self.aux.len() as u32 - 1))
     }
     fn alloc_input(&mut self, value: Option<Fr>) -> Result<Var, CsError> {
+        let n = self.inputs.len();
         let v = self
             .cs
-            .alloc_input(|| "input", || value.ok_or(SynthesisError::AssignmentMissing))
+            .alloc_input(
+                || format!("input{n}"),
+                || value.ok_or(SynthesisError::AssignmentMissing),
+            )
             .map_err(|e| CsError::Bellpepper(e.to_string()))?;
         self.inputs.push(v);
         Ok(Var::Input(self.inputs.len() as u32 - 1))
     }
     fn enforce(&mut self, a: Lc, b: Lc, c: Lc) {
         let (a, b, c) = (self.lc(&a), self.lc(&b), self.lc(&c));
+        let n = self.n;
         self.n += 1;
-        self.cs.enforce(|| "c", |_| a, |_| b, |_| c);
+        self.cs.enforce(|| format!("c{n}"), |_| a, |_| b, |_| c);
     }
 }
 
