@@ -90,8 +90,19 @@ where
         Table { wbits, windows, points }
     }
 
+    pub(crate) fn windows(&self) -> usize {
+        self.windows
+    }
+    pub(crate) fn half(&self) -> usize {
+        1 << (self.wbits - 1)
+    }
+    /// Window `i`'s multiples 1..=half of 2^(w*i) * base.
+    pub(crate) fn row(&self, i: usize, half: usize) -> &[G::AffineRepr] {
+        &self.points[i * half..(i + 1) * half]
+    }
+
     /// Signed digits of `s` (little-endian windows), each in [-2^(w-1), 2^(w-1)].
-    fn digits(&self, s: &Fr, out: &mut [i32]) {
+    pub(crate) fn digits(&self, s: &Fr, out: &mut [i32]) {
         let b = s.to_bytes_le();
         let limbs: [u64; 4] = std::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()));
         let w = self.wbits;
@@ -162,8 +173,9 @@ where
         .collect()
 }
 
-/// The CPU backend: windowed fixed-base tables, rayon over all cores, blst's
-/// batch affine conversion.
+/// The CPU backend: windowed tables, rayon over all cores, accumulation in
+/// affine coordinates with batched inversions ([`super::batch_affine`]), so
+/// the results are affine as computed and the `normalize` phase is empty.
 pub struct CpuFixedBase;
 
 impl FixedBase for CpuFixedBase {
@@ -175,12 +187,46 @@ impl FixedBase for CpuFixedBase {
         let n1: usize = job.g1_scalars.iter().map(|s| s.len()).sum();
         let n2: usize = job.g2_scalars.iter().map(|s| s.len()).sum();
         let (w1, w2) = (best_wbits(n1), best_wbits(n2));
+        let g1 = rec.time("fixed_base_g1", || {
+            Table::new(job.g1, w1).mul_segments_affine(&job.g1_scalars, AFFINE_BATCH)
+        });
+        annotate(rec, "fixed_base_g1", n1, w1);
+        let g2 = rec.time("fixed_base_g2", || {
+            Table::new(job.g2, w2).mul_segments_affine(&job.g2_scalars, AFFINE_BATCH)
+        });
+        annotate(rec, "fixed_base_g2", n2, w2);
+        rec.time("normalize", || ());
+        rec.annotate("normalize", "affine_accumulation", true.into());
+        Ok(FixedBaseOut { g1, g2 })
+    }
+}
+
+/// Scalars per affine batch (one inversion per window per batch).
+const AFFINE_BATCH: usize = 2048;
+
+fn annotate(rec: &Recorder, phase: &str, n: usize, w: usize) {
+    rec.annotate(phase, "points", n.into());
+    rec.annotate(phase, "window_bits", w.into());
+}
+
+/// The same windowed tables with mixed Jacobian additions, then blst's batch
+/// conversion to affine (a real `normalize` phase). Kept as a cross-check
+/// and for comparison.
+pub struct CpuProjectiveFixedBase;
+
+impl FixedBase for CpuProjectiveFixedBase {
+    fn name(&self) -> &'static str {
+        "cpu-projective"
+    }
+
+    fn run(&self, job: &FixedBaseJob<'_>, rec: &Recorder) -> Result<FixedBaseOut, SetupError> {
+        let n1: usize = job.g1_scalars.iter().map(|s| s.len()).sum();
+        let n2: usize = job.g2_scalars.iter().map(|s| s.len()).sum();
+        let (w1, w2) = (best_wbits(n1), best_wbits(n2));
         let g1 = rec.time("fixed_base_g1", || Table::new(job.g1, w1).mul_segments(&job.g1_scalars));
-        rec.annotate("fixed_base_g1", "points", n1.into());
-        rec.annotate("fixed_base_g1", "window_bits", w1.into());
+        annotate(rec, "fixed_base_g1", n1, w1);
         let g2 = rec.time("fixed_base_g2", || Table::new(job.g2, w2).mul_segments(&job.g2_scalars));
-        rec.annotate("fixed_base_g2", "points", n2.into());
-        rec.annotate("fixed_base_g2", "window_bits", w2.into());
+        annotate(rec, "fixed_base_g2", n2, w2);
         let out = rec.time("normalize", || FixedBaseOut {
             g1: normalize_segments(&g1),
             g2: normalize_segments(&g2),
@@ -193,11 +239,12 @@ impl FixedBase for CpuFixedBase {
 pub fn backend(name: &str) -> Result<Box<dyn FixedBase>, SetupError> {
     match name {
         "cpu" => Ok(Box::new(CpuFixedBase)),
+        "cpu-projective" => Ok(Box::new(CpuProjectiveFixedBase)),
         "cuda" => Err(SetupError::BackendNotBuilt(
             "the GPU setup (--backend cuda) is not built in this binary; use --backend cpu".into(),
         )),
         other => Err(SetupError::BackendNotBuilt(format!(
-            "unknown setup backend `{other}` (valid: cpu, cuda)"
+            "unknown setup backend `{other}` (valid: cpu, cpu-projective, cuda)"
         ))),
     }
 }
@@ -213,6 +260,9 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let mut v = vec![Fr::ZERO, Fr::ONE, -Fr::ONE, Fr::from(2u64), Fr::from(u64::MAX)];
         v.push(Fr::from(1u64 << 15) + Fr::from(1u64 << 31));
+        // 14 * 2^252 mod r: with 4-, 12- (and 6-, 7-, 9-, 14-) bit windows the
+        // top window adds a point equal to the accumulator (the doubling branch).
+        v.push(Fr::from(14u64) * Fr::from(2u64).pow_vartime([252]));
         v.extend((0..40).map(|_| Fr::random(&mut rng)));
         v
     }
@@ -222,7 +272,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
         let (b1, b2) = (G1Projective::random(&mut rng), G2Projective::random(&mut rng));
         let s = edge_scalars();
-        for w in [2, 3, 5, 8, 13, 16] {
+        for w in [2, 3, 4, 5, 8, 12, 13, 16] {
             let t1 = Table::new(b1, w);
             let got = t1.mul_segments(&[&s[..7], &s[7..]]).concat();
             for (x, g) in s.iter().zip(&got) {
@@ -231,11 +281,19 @@ mod tests {
             if w > 12 {
                 continue; // the largest G2 tables take seconds to build
             }
+            let aff = t1.mul_segments_affine(&[&s], 7).concat();
+            for (x, g) in s.iter().zip(&aff) {
+                assert_eq!(*g, (b1 * x).to_affine(), "G1 affine w={w}");
+            }
             let t2 = Table::new(b2, w);
             let mut out = vec![G2Projective::identity(); s.len()];
             t2.mul_batch(&s, &mut out);
             for (x, g) in s.iter().zip(&out) {
                 assert_eq!(*g, b2 * x, "G2 w={w}");
+            }
+            let aff = t2.mul_segments_affine(&[&s], 5).concat();
+            for (x, g) in s.iter().zip(&aff) {
+                assert_eq!(*g, (b2 * x).to_affine(), "G2 affine w={w}");
             }
         }
     }
@@ -253,17 +311,19 @@ mod tests {
             g2: b2,
             g2_scalars: vec![&s[..300]],
         };
-        let rec = Recorder::new();
-        let out = CpuFixedBase.run(&job, &rec).unwrap();
-        let g1 = out.g1.concat();
-        for (x, g) in s.iter().zip(&g1) {
-            assert_eq!(*g, (b1 * x).to_affine());
+        for fb in [&CpuFixedBase as &dyn FixedBase, &CpuProjectiveFixedBase] {
+            let rec = Recorder::new();
+            let out = fb.run(&job, &rec).unwrap();
+            let g1 = out.g1.concat();
+            for (x, g) in s.iter().zip(&g1) {
+                assert_eq!(*g, (b1 * x).to_affine(), "{}", fb.name());
+            }
+            for (x, g) in s.iter().zip(&out.g2[0]) {
+                assert_eq!(*g, (b2 * x).to_affine(), "{}", fb.name());
+            }
+            let names: Vec<String> = rec.into_phases().into_iter().map(|p| p.name).collect();
+            assert_eq!(names, ["fixed_base_g1", "fixed_base_g2", "normalize"]);
         }
-        for (x, g) in s.iter().zip(&out.g2[0]) {
-            assert_eq!(*g, (b2 * x).to_affine());
-        }
-        let names: Vec<String> = rec.into_phases().into_iter().map(|p| p.name).collect();
-        assert_eq!(names, ["fixed_base_g1", "fixed_base_g2", "normalize"]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! parameter format ([`write`]). Matches bellperson 0.27's
 //! `generate_parameters` point for point given the same toxic waste.
 
+pub mod batch_affine;
 pub mod fixed_base;
 pub mod normalize;
 pub mod qap;
