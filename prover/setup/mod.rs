@@ -41,6 +41,8 @@ pub enum SetupError {
     Record(String),
     #[error(transparent)]
     Shape(#[from] ShapeError),
+    #[error("{0}; delete the cached shape file to record it again")]
+    CachedShape(ShapeError),
     #[error("i/o error on {path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("setup backend returned malformed output: {0}")]
