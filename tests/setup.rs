@@ -212,6 +212,18 @@ fn setup_command_writes_files_that_load_and_prove() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(e.contains("not built in this binary"), "{e}");
+    // A corrupt cached shape is an error naming the file, never silently re-recorded.
+    o.backend = "cpu".into();
+    let spath = phaseline_prover::setup::runner::shape_path(dir.path(), &c.shape_id());
+    let mut sb = std::fs::read(&spath).unwrap();
+    let at = sb.len() / 2;
+    sb[at] ^= 0x40;
+    std::fs::write(&spath, &sb).unwrap();
+    let e = run_setup(&o, &mut |_| Ok(()))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("delete the cached shape") && e.contains(".shape"), "{e}");
 }
 
 #[test]

@@ -41,6 +41,8 @@ pub enum SetupError {
     Record(String),
     #[error(transparent)]
     Shape(#[from] ShapeError),
+    #[error("{0}; delete the cached shape file to record it again")]
+    CachedShape(ShapeError),
     #[error("i/o error on {path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("setup backend returned malformed output: {0}")]
@@ -81,6 +83,10 @@ pub struct QueryScalars {
 
 /// Evaluates the QAP at tau and derives every query's scalars.
 pub fn query_scalars(shape: &Shape, t: &Toxic) -> Result<QueryScalars, SetupError> {
+    crate::shape::file::check_structure(shape).map_err(|reason| ShapeError::Invalid {
+        path: format!("(shape `{}` in memory)", shape.shape_id),
+        reason,
+    })?;
     let log2 = domain_log2(shape.rows())?;
     let n = 1usize << log2;
     let inv = |x: &Fr, what| Option::<Fr>::from(x.invert()).ok_or(SetupError::Degenerate(what));

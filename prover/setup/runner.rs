@@ -53,9 +53,9 @@ pub fn shape_for<C: Circuit>(c: &C, dir: Option<&Path>, rec: &Recorder) -> Resul
     let start = Instant::now();
     let (shape, source, bytes) = match &path {
         Some(p) if p.exists() => {
-            let s = read_shape(p)?;
+            let s = read_shape(p).map_err(SetupError::CachedShape)?;
             if s.shape_id != id {
-                return Err(SetupError::Shape(crate::shape::ShapeError::Invalid {
+                return Err(SetupError::CachedShape(crate::shape::ShapeError::Invalid {
                     path: p.display().to_string(),
                     reason: format!("holds shape `{}`, expected `{id}`", s.shape_id),
                 }));
