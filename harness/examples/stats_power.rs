@@ -8,6 +8,7 @@
 
 use phaseline::compare::{compare_runs, CompareOptions};
 use phaseline::model::Verdict;
+use phaseline::stats::{median_ratio_ci, SeededRng};
 use phaseline::synthetic::SyntheticRun;
 
 const TRIALS: u64 = 200;
@@ -26,6 +27,7 @@ fn run(id: &str, seed: u64, cv: f64, reps: usize, shift: f64) -> phaseline::mode
 
 fn main() {
     let opts = CompareOptions::default();
+    check_coverage();
     check_reps_needed(&opts);
     println!(
         "cv     reps  shift  shifted: regressed inconclusive unchanged | others: regressed  (over {TRIALS} trials)"
@@ -104,5 +106,30 @@ fn check_reps_needed(opts: &CompareOptions) {
             100.0 * settled as f64 / TRIALS as f64,
             if shift > 1.0 { "regressed" } else { "unchanged" }
         );
+    }
+}
+
+/// Coverage of the bootstrap interval: how often the 95% interval of the median ratio holds the
+/// true ratio (1.10) for Gaussian noise.
+fn check_coverage() {
+    println!("bootstrap interval coverage of the true ratio (target 95%)");
+    for n in [3usize, 5, 10, 20] {
+        for cv in [0.01, 0.05] {
+            let trials = 2000u64;
+            let mut rng = SeededRng::new(n as u64 * 7 + (cv * 1000.0) as u64);
+            let (mut cover, mut width) = (0u64, 0.0);
+            for t in 0..trials {
+                let a: Vec<f64> = (0..n).map(|_| 100.0 * (1.0 + cv * rng.normal())).collect();
+                let b: Vec<f64> = (0..n).map(|_| 110.0 * (1.0 + cv * rng.normal())).collect();
+                let ci = median_ratio_ci(&a, &b, 2000, 0.95, t).expect("interval");
+                cover += u64::from(ci.low <= 1.1 && ci.high >= 1.1);
+                width += ci.high - ci.low;
+            }
+            println!(
+                "n {n:>2} cv {cv:<5}: coverage {:.1}%, mean width {:.4}",
+                100.0 * cover as f64 / trials as f64,
+                width / trials as f64
+            );
+        }
     }
 }

@@ -282,3 +282,21 @@ fn calibrate_learns_larger_thresholds_for_noisier_phases() {
     };
     assert!(!compare_runs(&r, &k, &opts).unwrap().any_regression());
 }
+
+#[test]
+fn a_span_without_durations_on_either_side_gives_no_row() {
+    let strip = |mut run: phaseline::model::Run| {
+        for s in &mut run.samples {
+            s.phases.remove("ntt");
+        }
+        run
+    };
+    let reference = strip(three_phases("ref", 23).reps(4).build());
+    let candidate = strip(three_phases("cand", 24).reps(4).build());
+    assert!(reference
+        .phase_names("baseline", &reference.cases[0])
+        .contains(&"ntt".to_string()));
+    let c = compare_runs(&reference, &candidate, &CompareOptions::default()).unwrap();
+    assert!(c.rows.iter().all(|r| r.phase != "ntt"), "{c:#?}");
+    assert_eq!(c.rows.len(), 3);
+}
