@@ -96,8 +96,9 @@ pub struct RunArgs {
     /// Output format of comparisons: table, json, csv, markdown.
     #[arg(long, default_value = "table")]
     pub format: String,
-    /// Harness self-test only: ask the runner to sleep MS inside PHASE (PHASE=MS).
-    #[arg(long = "inject-delay", value_name = "PHASE=MS")]
+    /// Harness self-test only: ask the runner to sleep MS inside PHASE, for every
+    /// variant (PHASE=MS) or one (VARIANT:PHASE=MS).
+    #[arg(long = "inject-delay", value_name = "[VARIANT:]PHASE=MS")]
     pub inject_delay: Vec<String>,
     /// Memory / telemetry sampling period in ms (0 = off).
     #[arg(long, default_value_t = 100)]

@@ -149,3 +149,36 @@ fn calibrate_learns_thresholds_from_aa_data() {
         o.stdout
     );
 }
+
+#[test]
+fn delay_injected_into_one_variant_is_caught_within_the_run() {
+    let ws = Ws::mock();
+    let spec = ws.spec("d.json", r#"{"seed": 11, "noise": 0.01}"#);
+    let args = |out: &'static str, delay: &'static str| {
+        let mut v = vec![
+            "run",
+            "--suite",
+            "e2e",
+            "--variant",
+            "ref=",
+            "--variant",
+            "slow=",
+            "--reps",
+            "10",
+            "--out",
+            out,
+        ];
+        if !delay.is_empty() {
+            v.extend(["--inject-delay", delay]);
+        }
+        v
+    };
+    assert_eq!(ws.run(&args("d", "slow:msm_l=4"), Some(&spec)).code, 0);
+    let o = ws.run(&["compare", "d", "--variants", "ref,slow", "--format", "json"], None);
+    assert_eq!(o.code, 1, "{}", o.all());
+    assert_eq!(regressed(&o.stdout), vec!["slow/msm_l".to_string()]);
+    assert_eq!(ws.run(&args("n", ""), Some(&spec)).code, 0);
+    let o = ws.run(&["compare", "n", "--variants", "ref,slow", "--format", "json"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert_error(&ws.run(&["compare", "n", "--variants", "ref"], None), &["REF,CAND"]);
+}

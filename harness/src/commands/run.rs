@@ -68,6 +68,9 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
     }
     for d in &a.inject_delay {
         let ok = d
+            .rsplit(':')
+            .next()
+            .unwrap_or(d)
             .split_once('=')
             .is_some_and(|(p, ms)| !p.is_empty() && ms.parse::<f64>().is_ok_and(|x| x >= 0.0));
         if !ok {

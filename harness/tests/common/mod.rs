@@ -1,4 +1,4 @@
-//! Helpers of the harness's end-to-end tests: a throw-away workspace with a
+//! Shared code of the harness's end-to-end tests: a throw-away workspace with a
 //! config, a prover manifest declaring the features, and the mock runner.
 #![allow(dead_code)]
 
