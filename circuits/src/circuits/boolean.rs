@@ -3,7 +3,7 @@
 use blstrs::Scalar as Fr;
 use ff::{Field, PrimeField};
 
-use crate::cs::{Cs, CsError, Lc, Var};
+use crate::cs::{presized, Cs, CsError, Lc, Var};
 
 /// A boolean: a constant, or an allocated variable (possibly negated).
 #[derive(Clone, Copy, Debug)]
@@ -236,7 +236,7 @@ impl Word {
     /// (all boolean), with one packing constraint.
     pub fn add_many<C: Cs>(cs: &mut C, words: &[&Word], k: u32) -> Result<Word, CsError> {
         let mut const_sum = k as u64;
-        let mut vars: Vec<&Word> = Vec::new();
+        let mut vars: Vec<&Word> = presized(words.len());
         for w in words {
             match w.const_value() {
                 Some(v) => const_sum += v as u64,

@@ -13,7 +13,7 @@ use rand_core::{RngCore, SeedableRng};
 use crate::circuits::boolean::{pack_lc, Bit, Word};
 use crate::circuits::poseidon::{hash2, hash2_native, Lin};
 use crate::circuits::sha256::{compress, compress_native, iv_words, message_words, IV};
-use crate::cs::{Circuit, Cs, CsError, Lc, SizeHint, Var};
+use crate::cs::{presized, Circuit, Cs, CsError, Lc, SizeHint, Var};
 
 /// Bumped whenever the R1CS this file produces changes.
 pub const SHAPE_VERSION: u32 = 2;
@@ -131,14 +131,15 @@ impl Circuit for PorepCircuit {
         let mut state = iv_words();
         let mut native = IV;
         for block in &w.blocks {
-            let msg = block[..message_words(self.rounds)]
-                .iter()
-                .map(|x| Word::alloc(cs, Some(*x)))
-                .collect::<Result<Vec<_>, _>>()?;
+            let mut msg = presized(message_words(self.rounds));
+            for x in &block[..message_words(self.rounds)] {
+                msg.push(Word::alloc(cs, Some(*x))?);
+            }
             state = compress(cs, &state, &msg, self.rounds)?;
             native = compress_native(native, block, self.rounds);
         }
-        let bits: Vec<Bit> = state.iter().flat_map(|wd| wd.bits).collect();
+        let mut bits: Vec<Bit> = presized(256);
+        bits.extend(state.iter().flat_map(|wd| wd.bits));
         let (lo_v, hi_v) = digest_halves(&native);
         let lo = Lin::from_lc(&pack_lc(&bits[..128]), Some(lo_v));
         let hi = Lin::from_lc(&pack_lc(&bits[128..]), Some(hi_v));
@@ -149,12 +150,12 @@ impl Circuit for PorepCircuit {
             // left = cur + dir * (sib - cur); right = cur + sib - left
             let left_v = cur.value.map(|c| if *d { *s } else { c });
             let left = Lin::var(cs.alloc(left_v)?, left_v);
-            let mut diff = sib.clone();
+            let mut diff = sib.with_room(cur.len());
             diff.add_scaled(-Fr::ONE, &cur);
-            let mut left_minus_cur = left.clone();
+            let mut left_minus_cur = left.with_room(cur.len());
             left_minus_cur.add_scaled(-Fr::ONE, &cur);
             cs.enforce(dir.lc(), diff.lc(), left_minus_cur.lc());
-            let mut right = cur.clone();
+            let mut right = cur.with_room(sib.len() + left.len());
             right.add_scaled(Fr::ONE, &sib);
             right.add_scaled(-Fr::ONE, &left);
             cur = hash2(cs, &left, &right)?;

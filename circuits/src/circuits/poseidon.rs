@@ -8,7 +8,7 @@ use blstrs::Scalar as Fr;
 use ff::Field;
 use sha2::{Digest, Sha256};
 
-use crate::cs::{Cs, CsError, Lc, Var};
+use crate::cs::{presized, Cs, CsError, Lc, Var, PRESIZE};
 
 pub const WIDTH: usize = 3;
 pub const FULL_ROUNDS: usize = 8;
@@ -98,22 +98,53 @@ pub struct Lin {
     pub value: Option<Fr>,
 }
 
+/// One term; with `presize` with room for a second (the round constant or
+/// the other operand that usually follows).
+fn one_term(v: Var, c: Fr) -> Vec<(Var, Fr)> {
+    if PRESIZE {
+        let mut t = Vec::with_capacity(2);
+        t.push((v, c));
+        t
+    } else {
+        vec![(v, c)]
+    }
+}
+
 impl Lin {
     pub fn var(v: Var, value: Option<Fr>) -> Lin {
         Lin {
-            terms: vec![(v, Fr::ONE)],
+            terms: one_term(v, Fr::ONE),
             value,
         }
     }
     pub fn constant(c: Fr) -> Lin {
         Lin {
-            terms: vec![(Var::ONE, c)],
+            terms: one_term(Var::ONE, c),
             value: Some(c),
         }
     }
+    /// A copy; with `presize` with room for `extra` more terms.
+    pub fn with_room(&self, extra: usize) -> Lin {
+        if PRESIZE {
+            let mut terms = Vec::with_capacity(self.terms.len() + extra);
+            terms.extend_from_slice(&self.terms);
+            Lin {
+                terms,
+                value: self.value,
+            }
+        } else {
+            self.clone()
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
     pub fn from_lc(lc: &Lc, value: Option<Fr>) -> Lin {
         let mut l = Lin {
-            terms: Vec::new(),
+            terms: presized(lc.len() + 1),
             value,
         };
         for (v, c) in lc.terms.iter() {
@@ -171,9 +202,12 @@ pub fn permute<C: Cs>(cs: &mut C, state: &mut [Lin; WIDTH]) -> Result<(), CsErro
             state[0] = sbox(cs, &state[0])?;
         }
         let old = state.clone();
+        // a lane is a combination of every old lane (merged), plus the next
+        // round's constant
+        let bound = old.iter().map(Lin::len).sum::<usize>() + 1;
         for (lane, row) in state.iter_mut().zip(&p.mds) {
             let mut acc = Lin {
-                terms: Vec::new(),
+                terms: presized(bound),
                 value: Some(Fr::ZERO),
             };
             for (m, x) in row.iter().zip(&old) {
@@ -187,7 +221,7 @@ pub fn permute<C: Cs>(cs: &mut C, state: &mut [Lin; WIDTH]) -> Result<(), CsErro
 
 /// In-circuit 2-to-1 hash.
 pub fn hash2<C: Cs>(cs: &mut C, l: &Lin, r: &Lin) -> Result<Lin, CsError> {
-    let mut s = [Lin::constant(Fr::from(2u64)), l.clone(), r.clone()];
+    let mut s = [Lin::constant(Fr::from(2u64)), l.with_room(1), r.with_room(1)];
     permute(cs, &mut s)?;
     let [_, out, _] = s;
     Ok(out)

@@ -2,7 +2,7 @@
 //! (64 is real SHA-256; fewer rounds give tiny test circuits).
 
 use crate::circuits::boolean::{Bit, Word};
-use crate::cs::{Cs, CsError};
+use crate::cs::{Cs, CsError, PRESIZE};
 
 pub const IV: [u32; 8] = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -64,7 +64,13 @@ pub fn compress_native(state: [u32; 8], block: &[u32; 16], rounds: usize) -> [u3
 pub fn compress<C: Cs>(cs: &mut C, state: &[Word; 8], block: &[Word], rounds: usize) -> Result<[Word; 8], CsError> {
     assert!((1..=64).contains(&rounds));
     assert_eq!(block.len(), message_words(rounds));
-    let mut w: Vec<Word> = block.to_vec();
+    let mut w: Vec<Word> = if PRESIZE {
+        let mut w = Vec::with_capacity(rounds.max(block.len()));
+        w.extend_from_slice(block);
+        w
+    } else {
+        block.to_vec()
+    };
     for t in 16..rounds {
         let x = &w[t - 15];
         let s0 = Word::xor3(cs, &x.rotr(7), &x.rotr(18), &x.shr(3))?;

@@ -33,6 +33,20 @@ pub trait Cs {
     }
 }
 
+/// Whether synthesis vectors are pre-sized (feature `presize`, A2).
+pub const PRESIZE: bool = cfg!(feature = "presize");
+
+/// A growing synthesis vector: with `presize` it starts with room for `cap`
+/// items, so it never reallocates while it stays within its bound; without
+/// it, it starts empty and grows on demand.
+pub fn presized<T>(cap: usize) -> Vec<T> {
+    if PRESIZE {
+        Vec::with_capacity(cap)
+    } else {
+        Vec::new()
+    }
+}
+
 /// Capacity hint for pre-sizing synthesis vectors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SizeHint {
