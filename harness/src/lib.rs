@@ -5,9 +5,36 @@
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
 //! - `chart`, `report`: comparison charts and the HTML / Markdown report.
+//! - `config`: `phaseline.toml`; `variant`: `NAME=feat,feat` parsing and checks.
+//! - `builder`: cargo builds per variant, the fingerprint-keyed runner cache.
+//! - `exec`: one child in its own process group with a timeout; `monitor`, `gpu`: telemetry.
+//! - `testbed`, `provenance`: where a run was made.
+//! - `record`: runner records to samples; `runner`: `measure`, the interleaved run loop.
+//! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
+//! - `baseline`: stored baselines per testbed.
 
+pub mod baseline;
+pub mod builder;
 pub mod chart;
+pub mod cli;
+pub mod commands;
+pub mod compare;
+pub mod config;
 pub mod error;
+pub mod exec;
+pub mod fsutil;
+pub mod gpu;
 pub mod model;
+pub mod monitor;
+pub mod progress;
+pub mod provenance;
+pub mod record;
+pub mod rundir;
+pub mod runner;
+pub mod stats;
+pub mod summary;
+pub mod synthetic;
+pub mod testbed;
+pub mod variant;
 
 pub use error::{ExitCode, HarnessError};

@@ -1,6 +1,18 @@
 //! `phaseline`: parse, then dispatch.
 
+use clap::Parser;
+use phaseline::cli::{dispatch, Cli};
+use phaseline::ExitCode;
+
 fn main() {
-    eprintln!("phaseline: no commands yet");
-    std::process::exit(2);
+    phaseline::exec::install_interrupt_handler();
+    let cli = Cli::parse();
+    let code = match dispatch(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::Error
+        }
+    };
+    std::process::exit(code as i32);
 }

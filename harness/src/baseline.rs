@@ -1,0 +1,178 @@
+//! Stored baselines: `baselines/<testbed-key>/<name>.json`, each a whole run
+//! with its name, source and time. Loading refuses missing, truncated,
+//! wrong-schema and foreign-testbed files with a clear message.
+
+use crate::config::valid_name;
+use crate::error::HarnessError;
+use crate::fsutil::{json_problem, write_json};
+use crate::model::{Baseline, Run, RUN_SCHEMA_VERSION};
+use std::path::{Path, PathBuf};
+
+/// `<dir>/<testbed>/<name>.json`.
+pub fn path(dir: &Path, testbed: &str, name: &str) -> PathBuf {
+    dir.join(testbed).join(format!("{name}.json"))
+}
+
+fn check_name(name: &str) -> Result<(), HarnessError> {
+    if valid_name(name) {
+        Ok(())
+    } else {
+        Err(HarnessError::Invalid(format!(
+            "baseline name `{name}`: use letters, digits, `-` or `_`"
+        )))
+    }
+}
+
+/// Testbeds (sub-directories of `dir`) that hold a baseline called `name`.
+pub fn testbeds_with(dir: &Path, name: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join(format!("{name}.json")).is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Reads and validates one baseline file.
+pub fn read(file: &Path) -> Result<Baseline, HarnessError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| HarnessError::io(format!("cannot read baseline {}", file.display()), e))?;
+    let b: Baseline =
+        serde_json::from_str(&text).map_err(|e| json_problem(&format!("baseline {}", file.display()), &e))?;
+    if b.schema_version != RUN_SCHEMA_VERSION {
+        return Err(HarnessError::Invalid(format!(
+            "baseline {} has schema_version {} (this harness reads {RUN_SCHEMA_VERSION})",
+            file.display(),
+            b.schema_version
+        )));
+    }
+    crate::rundir::validate(&b.run).map_err(|m| HarnessError::Invalid(format!("baseline {}: {m}", file.display())))?;
+    Ok(b)
+}
+
+/// Loads baseline `name` of `testbed`. With `allow_cross`, a baseline of the
+/// same name on exactly one other testbed is used instead (the caller flags it).
+pub fn load(dir: &Path, name: &str, testbed: &str, allow_cross: bool) -> Result<Baseline, HarnessError> {
+    check_name(name)?;
+    let file = path(dir, testbed, name);
+    if file.is_file() {
+        let b = read(&file)?;
+        if b.run.testbed.key != testbed {
+            return Err(HarnessError::Invalid(format!(
+                "baseline {} holds a run of testbed `{}`, not `{testbed}`",
+                file.display(),
+                b.run.testbed.key
+            )));
+        }
+        return Ok(b);
+    }
+    let others = testbeds_with(dir, name);
+    match (others.as_slice(), allow_cross) {
+        ([], _) => Err(HarnessError::Invalid(format!(
+            "no baseline `{name}` for testbed `{testbed}` (looked for {}); `phaseline baseline list` shows what exists",
+            file.display()
+        ))),
+        ([one], true) => read(&path(dir, one, name)),
+        (_, true) => Err(HarnessError::Invalid(format!(
+            "baseline `{name}` is missing for testbed `{testbed}` and exists for several others ({}); \
+             name the run with --against instead",
+            others.join(", ")
+        ))),
+        (_, false) => Err(HarnessError::Invalid(format!(
+            "baseline `{name}` exists only for other testbeds ({}) but the run is from `{testbed}`: \
+             timings from different machines are not comparable (pass --allow-cross-testbed to compare anyway; \
+             the result is flagged)",
+            others.join(", ")
+        ))),
+    }
+}
+
+/// Stores `run` (loaded from `source`) as baseline `name` of the run's testbed.
+pub fn save(dir: &Path, name: &str, run: &Run, source: &Path, force: bool) -> Result<PathBuf, HarnessError> {
+    check_name(name)?;
+    let measured = run.samples.iter().filter(|s| s.ok && !s.warmup).count();
+    if measured == 0 {
+        return Err(HarnessError::Invalid(format!(
+            "run {} has no successful measured samples; not saving it as a baseline",
+            source.display()
+        )));
+    }
+    let failed = run.samples.iter().filter(|s| !s.ok).count();
+    if failed > 0 {
+        return Err(HarnessError::Invalid(format!(
+            "run {} has {failed} failed samples; a baseline must come from a clean run",
+            source.display()
+        )));
+    }
+    let file = path(dir, &run.testbed.key, name);
+    if file.exists() && !force {
+        return Err(HarnessError::Invalid(format!(
+            "baseline {} exists; pass --force to replace it",
+            file.display()
+        )));
+    }
+    let b = Baseline {
+        schema_version: RUN_SCHEMA_VERSION,
+        name: name.into(),
+        saved_utc: crate::provenance::now_utc(),
+        source: source.display().to_string(),
+        run: run.clone(),
+    };
+    write_json(&file, &b)?;
+    Ok(file)
+}
+
+/// One line of `baseline list`.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub testbed: String,
+    pub name: String,
+    /// Saved time and size, or why the file is unusable.
+    pub detail: Result<(String, usize, Vec<String>), String>,
+}
+
+/// Every baseline file under `dir`, unreadable ones included with their problem.
+pub fn list(dir: &Path) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut tbs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    tbs.sort();
+    for tb in tbs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&tb)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let detail = read(&f)
+                .map(|b| {
+                    let n = b.run.samples.iter().filter(|s| s.ok && !s.warmup).count();
+                    (b.saved_utc, n, b.run.variant_names())
+                })
+                .map_err(|e| e.to_string());
+            out.push(Entry {
+                testbed: tb
+                    .file_name()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                name: f
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                detail,
+            });
+        }
+    }
+    out
+}

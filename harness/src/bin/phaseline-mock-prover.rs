@@ -1,0 +1,268 @@
+//! `phaseline-mock-prover`: a test double of the runner `phaseline-prover`.
+//! It speaks the runner's command line (`info --json`, `synth`, `prove`,
+//! `setup`, `--json FILE`) and writes records with chosen timings instead of
+//! proving, so every harness command can be tested end to end in seconds.
+//!
+//! Behaviour comes from a JSON spec named by `PHASELINE_MOCK_SPEC` (defaults
+//! without it); every record carries the spec it followed under `mock`.
+//! Its features are the ones the harness expects (`PHASELINE_EXPECT_FEATURES`).
+
+use clap::{Args, Parser, Subcommand};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "phaseline-mock-prover", about = "Test double of phaseline-prover")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    Synth(Common),
+    Prove(ProveArgs),
+    Setup {
+        #[arg(long, default_value = "tiny")]
+        circuit: String,
+        #[arg(long)]
+        params_dir: Option<PathBuf>,
+    },
+    Info {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    #[arg(long, default_value = "tiny")]
+    circuit: String,
+    #[arg(long, default_value_t = 1)]
+    partitions: usize,
+    #[arg(long, default_value_t = 1)]
+    reps: usize,
+    #[arg(long, default_value_t = 0)]
+    warmup: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[arg(long = "inject-delay")]
+    inject_delay: Vec<String>,
+}
+
+#[derive(Args)]
+struct ProveArgs {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, default_value = "cpu")]
+    backend: String,
+    #[arg(long)]
+    params_dir: Option<PathBuf>,
+    #[arg(long)]
+    params: Option<PathBuf>,
+    #[arg(long)]
+    no_verify: bool,
+}
+
+/// What the mock does.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct Spec {
+    /// Phase -> median ms at the `tiny` preset (defaults: a prover-like set).
+    phases: BTreeMap<String, f64>,
+    /// Relative standard deviation of every phase (default 0.01).
+    noise: Option<f64>,
+    /// Feature -> phase -> multiplicative factor.
+    effects: BTreeMap<String, BTreeMap<String, f64>>,
+    seed: u64,
+    /// `ok`, `crash`, `hang`, `missing_phase`, `garbage`.
+    behaviour: Option<String>,
+    /// The phase left out in `missing_phase`.
+    missing_phase: Option<String>,
+    /// Report this fingerprint ...
+    fingerprint: Option<String>,
+    /// ... or the one a checkout at this root would give for the features.
+    fingerprint_root: Option<PathBuf>,
+    /// Really sleep each phase's duration.
+    sleep: bool,
+}
+
+fn spec() -> Spec {
+    match std::env::var_os("PHASELINE_MOCK_SPEC") {
+        None => Spec::default(),
+        Some(p) => {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| fail(&format!("cannot read spec: {e}")));
+            serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("bad spec: {e}")))
+        }
+    }
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("mock: {msg}");
+    std::process::exit(1)
+}
+
+fn features() -> Vec<String> {
+    let mut f: Vec<String> = std::env::var("PHASELINE_EXPECT_FEATURES")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    f.sort();
+    f
+}
+
+fn fingerprint(s: &Spec, feats: &[String]) -> String {
+    if let Some(fp) = &s.fingerprint {
+        return fp.clone();
+    }
+    if let Some(root) = &s.fingerprint_root {
+        let key = phaseline_fingerprint::BuildKey {
+            features: feats.to_vec(),
+            profile: "release".into(),
+            cuda_archs: String::new(),
+        };
+        return phaseline_fingerprint::fingerprint(root, &key).unwrap_or_else(|e| fail(&e.to_string()));
+    }
+    format!("mock-{}", feats.join("+"))
+}
+
+/// SplitMix64: a small seeded generator.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.next().max(1e-12), self.next());
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+fn default_phases(mode: &str) -> Vec<(&'static str, Option<&'static str>, f64)> {
+    let mut v = vec![("synthesis", None, 50.0)];
+    if mode == "prove" {
+        v.extend([
+            ("ntt_h", None, 24.0),
+            ("intt", Some("ntt_h"), 8.0),
+            ("coset_ntt", Some("ntt_h"), 8.0),
+            ("coset_intt", Some("ntt_h"), 8.0),
+            ("msm_h", None, 30.0),
+            ("msm_l", None, 40.0),
+            ("msm_a", None, 35.0),
+            ("msm_b_g1", None, 15.0),
+            ("msm_b_g2", None, 45.0),
+            ("assemble", None, 2.0),
+            ("verify", None, 10.0),
+        ]);
+    }
+    v
+}
+
+fn scale(circuit: &str) -> f64 {
+    match circuit {
+        "tiny" => 1.0,
+        "small" => 10.0,
+        _ => 100.0,
+    }
+}
+
+fn run(mode: &str, c: &Common, backend: &str) {
+    let s = spec();
+    let feats = features();
+    let behaviour = s.behaviour.clone().unwrap_or_else(|| "ok".into());
+    match behaviour.as_str() {
+        "crash" => {
+            eprintln!("mock: simulated crash in synthesis");
+            std::process::exit(3);
+        }
+        "hang" => {
+            // A grandchild in the same process group: ending the group must end it too.
+            let _child = std::process::Command::new("sleep").arg("600").spawn();
+            std::thread::sleep(std::time::Duration::from_secs(600));
+        }
+        _ => {}
+    }
+    let mut delays = BTreeMap::new();
+    for d in &c.inject_delay {
+        let (p, ms) = d
+            .split_once('=')
+            .unwrap_or_else(|| fail("--inject-delay wants PHASE=MS"));
+        delays.insert(p.to_string(), ms.parse::<f64>().unwrap_or_else(|_| fail("bad delay")));
+    }
+    let fp = fingerprint(&s, &feats);
+    let mut out: Box<dyn Write> = match &c.json {
+        Some(p) => Box::new(std::fs::File::create(p).unwrap_or_else(|e| fail(&e.to_string()))),
+        None => Box::new(std::io::stdout()),
+    };
+    let feat_salt: u64 = feats
+        .iter()
+        .flat_map(|f| f.bytes())
+        .fold(7, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
+    let mut rng = Rng(s.seed ^ c.seed.wrapping_mul(0x1000_0000_01B3) ^ feat_salt);
+    let noise = s.noise.unwrap_or(0.01);
+    for rep in 0..c.warmup + c.reps {
+        let mut phases = Vec::new();
+        let mut t = 0.0;
+        for (name, parent, base) in default_phases(mode) {
+            if behaviour == "missing_phase" && s.missing_phase.as_deref().unwrap_or("synthesis") == name {
+                continue;
+            }
+            let mut ms = s.phases.get(name).copied().unwrap_or(base) * scale(&c.circuit) * c.partitions as f64;
+            for f in &feats {
+                ms *= s.effects.get(f).and_then(|e| e.get(name)).copied().unwrap_or(1.0);
+            }
+            ms = (ms * (1.0 + noise * rng.normal())).max(0.0) + delays.get(name).copied().unwrap_or(0.0);
+            if s.sleep {
+                std::thread::sleep(std::time::Duration::from_secs_f64(ms / 1e3));
+            }
+            let start = if parent.is_some() { t - ms } else { t };
+            phases.push(json!({"name": name, "parent": parent, "start_ms": start, "ms": ms, "thread": "main"}));
+            if parent.is_none() {
+                t += ms;
+            }
+        }
+        let rec = if behaviour == "garbage" {
+            json!({"schema_version": 1, "mode": mode})
+        } else {
+            json!({
+                "schema_version": 1, "mode": mode, "backend": backend, "features": feats,
+                "inert_features": [], "fingerprint": fp, "git_commit": "mock", "rep": rep,
+                "warmup": rep < c.warmup,
+                "circuit": {"name": c.circuit, "partitions": c.partitions, "constraints": 1000},
+                "phases": phases, "total_ms": t + 0.5, "phase_sum_ms": t, "unaccounted_ms": 0.5,
+                "allocations": 1000, "reallocations": 10, "allocated_bytes": 4096, "peak_rss_bytes": 1 << 20,
+                "verified": if mode == "prove" { Value::Bool(true) } else { Value::Null },
+                "injected_delays": delays, "mock": s,
+            })
+        };
+        writeln!(out, "{rec}").unwrap_or_else(|e| fail(&e.to_string()));
+        out.flush().unwrap_or_else(|e| fail(&e.to_string()));
+    }
+}
+
+fn main() {
+    match Cli::parse().cmd {
+        Cmd::Info { .. } => {
+            let s = spec();
+            let feats = features();
+            let info = json!({"schema_version": 1, "package_version": "mock", "features": feats,
+                "fingerprint": fingerprint(&s, &feats), "profile": "release", "git_commit": "mock",
+                "backends": ["cpu"]});
+            println!("{info}");
+        }
+        Cmd::Synth(c) => run("synth", &c, "cpu"),
+        Cmd::Prove(p) => run("prove", &p.common, &p.backend),
+        Cmd::Setup { circuit, .. } => println!("mock parameters for `{circuit}` ready"),
+    }
+}

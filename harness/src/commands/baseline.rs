@@ -1,0 +1,76 @@
+//! `phaseline baseline save|list|show`.
+
+use crate::cli::BaselineCmd;
+use crate::config::Config;
+use crate::error::{ExitCode, HarnessError};
+
+pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
+    let dir = cfg.resolve(&cfg.baselines_dir);
+    match cmd {
+        BaselineCmd::Save { name, from, force } => {
+            let src = match from {
+                Some(p) => p,
+                None => crate::rundir::latest(&cfg.resolve(&cfg.runs_dir))?,
+            };
+            let run = crate::rundir::load_run(&src)?;
+            let here = crate::testbed::detect();
+            if run.testbed.key != here.key {
+                eprintln!(
+                    "note: run {} comes from testbed `{}` (this machine is `{}`); it is stored under its own testbed",
+                    src.display(),
+                    run.testbed.key,
+                    here.key
+                );
+            }
+            let file = crate::baseline::save(&dir, &name, &run, &src, force)?;
+            println!("baseline `{name}` saved: {}", file.display());
+            Ok(ExitCode::Ok)
+        }
+        BaselineCmd::List => {
+            let here = crate::testbed::detect().key;
+            let entries = crate::baseline::list(&dir);
+            if entries.is_empty() {
+                println!("no baselines in {}", dir.display());
+            }
+            for e in entries {
+                let mark = if e.testbed == here { "*" } else { " " };
+                match e.detail {
+                    Ok((saved, n, variants)) => println!(
+                        "{mark} {:<40} {:<16} {saved}  {n} samples  variants: {}",
+                        e.testbed,
+                        e.name,
+                        variants.join(", ")
+                    ),
+                    Err(why) => println!("{mark} {:<40} {:<16} UNUSABLE: {why}", e.testbed, e.name),
+                }
+            }
+            println!("(* = this machine's testbed `{here}`)");
+            Ok(ExitCode::Ok)
+        }
+        BaselineCmd::Show { name, testbed } => {
+            let tb = testbed.unwrap_or_else(|| crate::testbed::detect().key);
+            let b = crate::baseline::load(&dir, &name, &tb, false)?;
+            let p = &b.run.provenance;
+            println!("baseline `{}` (testbed {})", b.name, b.run.testbed.key);
+            println!("saved {} from {}", b.saved_utc, b.source);
+            println!(
+                "run {}: commit {}{}, {} .. {}",
+                b.run.id,
+                p.git_commit,
+                if p.git_dirty { " (dirty)" } else { "" },
+                p.started_utc,
+                p.finished_utc
+            );
+            for v in &b.run.variants {
+                println!(
+                    "  {:<12} [{}] {}",
+                    v.variant.name,
+                    v.variant.feature_list(),
+                    v.fingerprint
+                );
+            }
+            print!("{}", crate::summary::table(&b.run));
+            Ok(ExitCode::Ok)
+        }
+    }
+}

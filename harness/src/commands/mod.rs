@@ -1,0 +1,6 @@
+//! One module per command family; each returns an exit code or a typed error.
+
+pub mod baseline;
+pub mod compare;
+pub mod render;
+pub mod run;

@@ -1,0 +1,186 @@
+//! `phaseline build` and `phaseline run`.
+
+use crate::builder::{self, BuildSettings};
+use crate::cli::{BuildArgs, RunArgs};
+use crate::config::{Config, Interleave};
+use crate::error::{ExitCode, HarnessError};
+use crate::progress;
+use crate::runner::{measure, MeasureSpec};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub fn build(cfg: &Config, a: &BuildArgs) -> Result<ExitCode, HarnessError> {
+    let specs = if a.v.variants.is_empty() {
+        cfg.default.variants.clone()
+    } else {
+        a.v.variants.clone()
+    };
+    let variants = crate::variant::parse_all(&specs, cfg)?;
+    let s = BuildSettings::from_config(cfg, a.v.runner.clone());
+    let (ok, failed) = builder::prepare_all(&s, &variants, &mut |m| eprintln!("{m}"));
+    for b in &ok {
+        println!(
+            "{:<12} [{}] {} {} {}",
+            b.variant.name,
+            b.variant.feature_list(),
+            b.fingerprint,
+            if b.cached { "cached" } else { "built" },
+            b.binary
+        );
+    }
+    for (v, e) in &failed {
+        eprintln!("error: variant `{v}`: {e}");
+    }
+    Ok(if failed.is_empty() {
+        ExitCode::Ok
+    } else {
+        ExitCode::Error
+    })
+}
+
+/// The measurement a `run` command line asks for.
+pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
+    let suite_names = if a.suites.is_empty() {
+        cfg.default.suites.clone()
+    } else {
+        a.suites.clone()
+    };
+    let mut suites = cfg.select_suites(&suite_names)?;
+    let interleave = a.interleave.as_deref().map(Interleave::parse).transpose()?;
+    if a.reps == Some(0) {
+        return Err(HarnessError::Invalid("--reps must be at least 1".into()));
+    }
+    if a.partitions == Some(0) {
+        return Err(HarnessError::Invalid("--partitions must be at least 1".into()));
+    }
+    if let Some(t) = a.timeout {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(HarnessError::Invalid(
+                "--timeout must be a positive number of seconds".into(),
+            ));
+        }
+    }
+    if let Some(c) = &a.circuit {
+        if !crate::config::valid_name(c) {
+            return Err(HarnessError::Invalid(format!("--circuit `{c}` is not a preset name")));
+        }
+    }
+    for d in &a.inject_delay {
+        let ok = d
+            .split_once('=')
+            .is_some_and(|(p, ms)| !p.is_empty() && ms.parse::<f64>().is_ok_and(|x| x >= 0.0));
+        if !ok {
+            return Err(HarnessError::Invalid(format!(
+                "--inject-delay wants PHASE=MS, got `{d}`"
+            )));
+        }
+    }
+    for (_, s) in suites.iter_mut() {
+        if let Some(r) = a.reps {
+            s.reps = r;
+        }
+        if let Some(w) = a.warmup {
+            s.warmup = w;
+        }
+        if let Some(c) = &a.circuit {
+            s.circuits = vec![c.clone()];
+        }
+        if let Some(p) = a.partitions {
+            s.partitions = vec![p];
+        }
+        if let Some(t) = a.timeout {
+            s.timeout_s = t;
+        }
+        if let Some(i) = interleave {
+            s.interleave = i;
+        }
+    }
+    let specs = if a.v.variants.is_empty() {
+        cfg.default.variants.clone()
+    } else {
+        a.v.variants.clone()
+    };
+    let variants = crate::variant::parse_all(&specs, cfg)?;
+    let progress = match a.progress.as_str() {
+        "auto" => progress::Mode::Auto,
+        "lines" => progress::Mode::Lines,
+        "quiet" => progress::Mode::Quiet,
+        p => {
+            return Err(HarnessError::Invalid(format!(
+                "--progress `{p}` is not one of: auto, lines, quiet"
+            )))
+        }
+    };
+    let mut settings = BTreeMap::new();
+    settings.insert("config".into(), cfg.path.display().to_string());
+    settings.insert("variants".into(), specs.join(" "));
+    Ok(MeasureSpec {
+        build: BuildSettings::from_config(cfg, a.v.runner.clone()),
+        variants,
+        suites,
+        params_dir: cfg.resolve(&cfg.params_dir),
+        inject_delay: a.inject_delay.clone(),
+        sample_every: (a.sample_ms > 0).then(|| Duration::from_millis(a.sample_ms)),
+        progress,
+        settings,
+    })
+}
+
+fn out_dir(cfg: &Config, a: &RunArgs, id: &str) -> PathBuf {
+    a.out.clone().unwrap_or_else(|| cfg.resolve(&cfg.runs_dir).join(id))
+}
+
+/// `phaseline run`; `is_default` when no suite or variant was named.
+pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, HarnessError> {
+    crate::commands::compare::check_format(&a.format)?;
+    let spec = spec(cfg, a)?;
+    if let Some(out) = &a.out {
+        if crate::rundir::run_file(out).is_file() && !a.force {
+            return Err(HarnessError::Invalid(format!(
+                "{} already holds a run; pass --force to replace it or choose another --out",
+                out.display()
+            )));
+        }
+    }
+    // A named baseline must exist before minutes are spent measuring.
+    let testbed = crate::testbed::detect();
+    if let Some(name) = &a.baseline {
+        crate::baseline::load(
+            &cfg.resolve(&cfg.baselines_dir),
+            name,
+            &testbed.key,
+            a.allow_cross_testbed,
+        )?;
+    }
+    let run = measure(&spec)?;
+    let dir = out_dir(cfg, a, &run.id);
+    crate::rundir::save_run(&dir, &run)?;
+    // Machine-readable formats keep stdout for the comparison alone.
+    if a.format == "table" {
+        print!("{}", crate::summary::table(&run));
+        println!("run saved in {}", dir.display());
+    } else {
+        eprint!("{}", crate::summary::table(&run));
+        eprintln!("run saved in {}", dir.display());
+    }
+    let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();
+    if !failed.is_empty() {
+        for s in &failed {
+            eprintln!(
+                "failed: {} {} rep {}: {}",
+                s.case.label(),
+                s.variant,
+                s.rep,
+                s.error.as_deref().unwrap_or("")
+            );
+        }
+        return Err(HarnessError::Invalid(format!(
+            "{} of {} samples failed (details above and in {})",
+            failed.len(),
+            run.samples.len(),
+            dir.display()
+        )));
+    }
+    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
+}

@@ -1,0 +1,75 @@
+//! Settings of a comparison.
+
+use super::thresholds::Thresholds;
+use crate::error::HarnessError;
+
+/// Seed used when none is given, so that a stored comparison can be reproduced.
+pub const DEFAULT_SEED: u64 = 0x5eed_0f9a_5e00;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareOptions {
+    /// Level of the Benjamini-Hochberg adjusted p-value (q) below which a change is significant.
+    pub alpha: f64,
+    /// Default, per-phase and absolute-floor noise thresholds.
+    pub thresholds: Thresholds,
+    /// Base seed of the bootstrap; each row derives its own stream from it.
+    pub bootstrap_seed: u64,
+    /// Bootstrap resamples per row.
+    pub resamples: usize,
+    /// Confidence level of the interval (0.95).
+    pub confidence: f64,
+    /// Fewest successful samples per side for a row to be tested.
+    pub min_samples: usize,
+    /// Compare runs from different testbeds (flagged in every output) instead of refusing.
+    pub allow_cross_testbed: bool,
+    /// Labels of the two sides in outputs (defaults: `run <id>`).
+    pub reference_label: Option<String>,
+    pub candidate_label: Option<String>,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            alpha: 0.05,
+            thresholds: Thresholds::default(),
+            bootstrap_seed: DEFAULT_SEED,
+            resamples: 2000,
+            confidence: 0.95,
+            min_samples: 3,
+            allow_cross_testbed: false,
+            reference_label: None,
+            candidate_label: None,
+        }
+    }
+}
+
+impl CompareOptions {
+    /// Rejects settings under which the statistics are meaningless.
+    pub fn validate(&self) -> Result<(), HarnessError> {
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(HarnessError::Invalid(format!(
+                "alpha = {}: must lie in (0, 1)",
+                self.alpha
+            )));
+        }
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(HarnessError::Invalid(format!(
+                "confidence = {}: must lie in (0, 1)",
+                self.confidence
+            )));
+        }
+        if self.resamples < 100 {
+            return Err(HarnessError::Invalid(format!(
+                "resamples = {}: use at least 100 bootstrap resamples",
+                self.resamples
+            )));
+        }
+        if self.min_samples < 2 {
+            return Err(HarnessError::Invalid(format!(
+                "min_samples = {}: at least 2 samples per side are needed",
+                self.min_samples
+            )));
+        }
+        self.thresholds.validate()
+    }
+}

@@ -1,0 +1,174 @@
+//! Noise thresholds: how large a change must be before it counts (the config's `[thresholds]`).
+//!
+//! ```toml
+//! [thresholds]
+//! default = 0.03      # 3% for any phase not listed below
+//! floor_ms = 0.5      # changes smaller than this many milliseconds never count
+//! [thresholds.phases]
+//! synthesize = 0.05
+//! ```
+//!
+//! The threshold applied to a phase is `max(phases[name] or default, floor_ms / reference median)`:
+//! the absolute floor keeps the jitter of a sub-millisecond phase from reading as a 20% change.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::error::HarnessError;
+
+pub const DEFAULT_THRESHOLD: f64 = 0.03;
+pub const DEFAULT_FLOOR_MS: f64 = 0.5;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    /// Relative threshold of phases without their own entry (0.03 = 3%).
+    #[serde(default = "default_threshold")]
+    pub default: f64,
+    /// Absolute floor in milliseconds.
+    #[serde(default = "default_floor_ms")]
+    pub floor_ms: f64,
+    /// Per-phase relative thresholds.
+    #[serde(default)]
+    pub phases: BTreeMap<String, f64>,
+}
+
+fn default_threshold() -> f64 {
+    DEFAULT_THRESHOLD
+}
+
+fn default_floor_ms() -> f64 {
+    DEFAULT_FLOOR_MS
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            default: DEFAULT_THRESHOLD,
+            floor_ms: DEFAULT_FLOOR_MS,
+            phases: BTreeMap::new(),
+        }
+    }
+}
+
+impl Thresholds {
+    /// Relative threshold configured for `phase` (without the floor).
+    pub fn relative(&self, phase: &str) -> f64 {
+        self.phases.get(phase).copied().unwrap_or(self.default)
+    }
+
+    /// Threshold applied to `phase` whose reference median is `ref_median_ms`.
+    pub fn effective(&self, phase: &str, ref_median_ms: f64) -> f64 {
+        let rel = self.relative(phase);
+        if ref_median_ms > 0.0 && self.floor_ms > 0.0 {
+            rel.max(self.floor_ms / ref_median_ms)
+        } else {
+            rel
+        }
+    }
+
+    /// Checks every value is finite and non-negative; names the bad key.
+    pub fn validate(&self) -> Result<(), HarnessError> {
+        let bad =
+            |key: &str, v: f64| HarnessError::Invalid(format!("thresholds.{key} = {v}: must be a finite number >= 0"));
+        for (key, v) in [("default", self.default), ("floor_ms", self.floor_ms)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad(key, v));
+            }
+        }
+        for (name, &v) in &self.phases {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad(&format!("phases.{}", toml_key(name)), v));
+            }
+        }
+        Ok(())
+    }
+
+    /// The `[thresholds]` table as TOML text, ready to paste into the config.
+    pub fn to_toml(&self) -> String {
+        let mut s = String::from("[thresholds]\n");
+        let _ = writeln!(s, "default = {}", fmt_num(self.default));
+        let _ = writeln!(s, "floor_ms = {}", fmt_num(self.floor_ms));
+        if !self.phases.is_empty() {
+            s.push_str("\n[thresholds.phases]\n");
+            for (k, v) in &self.phases {
+                let _ = writeln!(s, "{} = {}", toml_key(k), fmt_num(*v));
+            }
+        }
+        s
+    }
+}
+
+/// A TOML number: four significant decimals, always with a decimal point.
+fn fmt_num(v: f64) -> String {
+    let s = format!("{v:.4}");
+    let t = s.trim_end_matches('0');
+    if t.ends_with('.') {
+        format!("{t}0")
+    } else {
+        t.to_string()
+    }
+}
+
+/// A bare TOML key when possible, otherwise a quoted one.
+fn toml_key(k: &str) -> String {
+    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        k.to_string()
+    } else {
+        let mut q = String::from("\"");
+        for c in k.chars() {
+            match c {
+                '"' => q.push_str("\\\""),
+                '\\' => q.push_str("\\\\"),
+                c if c.is_control() => {
+                    let _ = write!(q, "\\u{:04X}", c as u32);
+                }
+                c => q.push(c),
+            }
+        }
+        q.push('"');
+        q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn effective_threshold_uses_phase_entry_and_floor() {
+        let mut t = Thresholds::default();
+        t.phases.insert("ntt".into(), 0.05);
+        assert_eq!(t.effective("ntt", 1000.0), 0.05);
+        assert_eq!(t.effective("msm", 1000.0), 0.03);
+        // 0.5 ms floor on a 2 ms phase: 25%.
+        assert_eq!(t.effective("msm", 2.0), 0.25);
+        assert_eq!(t.effective("msm", 0.0), 0.03);
+    }
+
+    #[test]
+    fn toml_rendering_and_json_round_trip() {
+        let mut t = Thresholds::default();
+        t.phases.insert("a_phase".into(), 0.0412345);
+        t.phases.insert("b.c d".into(), 0.1);
+        let s = t.to_toml();
+        assert!(s.starts_with("[thresholds]\ndefault = 0.03\nfloor_ms = 0.5\n"), "{s}");
+        assert!(s.contains("a_phase = 0.0412\n"), "{s}");
+        assert!(s.contains("\"b.c d\" = 0.1\n"), "{s}");
+        let back: Thresholds = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+        assert_eq!(back, t);
+        assert!(serde_json::from_str::<Thresholds>(r#"{"defualt": 0.1}"#).is_err());
+    }
+
+    #[test]
+    fn validation_names_the_key() {
+        let mut t = Thresholds::default();
+        t.phases.insert("ntt".into(), -1.0);
+        let e = t.validate().unwrap_err().to_string();
+        assert!(e.contains("thresholds.phases.ntt"), "{e}");
+        t.phases.clear();
+        t.default = f64::NAN;
+        assert!(t.validate().unwrap_err().to_string().contains("thresholds.default"));
+    }
+}

@@ -1,0 +1,394 @@
+//! `phaseline.toml`: optimization flags, suites, thresholds, named variants and
+//! where baselines, runs and runner builds live. Unknown keys and invalid values
+//! are errors that name the key.
+
+use crate::error::HarnessError;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// File name looked up at the repository root.
+pub const CONFIG_FILE: &str = "phaseline.toml";
+
+/// One optimization flag: an id (`A1`), its cargo feature and the phase it targets.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Flag {
+    pub id: String,
+    pub feature: String,
+    pub description: String,
+    pub phase: String,
+}
+
+/// How variants take turns within a case.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Interleave {
+    /// One child per repetition, variants alternating: A B A B ...
+    Alternate,
+    /// One child per variant running every repetition: A A A, then B B B.
+    Block,
+}
+
+impl Interleave {
+    pub fn name(self) -> &'static str {
+        match self {
+            Interleave::Alternate => "alternate",
+            Interleave::Block => "block",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self, HarnessError> {
+        match s {
+            "alternate" => Ok(Interleave::Alternate),
+            "block" => Ok(Interleave::Block),
+            _ => Err(HarnessError::Invalid(format!(
+                "interleave mode `{s}` is not one of: alternate, block"
+            ))),
+        }
+    }
+}
+
+/// A benchmark suite: a runner mode over some presets.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Suite {
+    /// Runner subcommand: `synth` or `prove`.
+    pub mode: String,
+    #[serde(default = "default_backend")]
+    pub backend: String,
+    pub circuits: Vec<String>,
+    #[serde(default = "one")]
+    pub partitions: Vec<usize>,
+    pub reps: usize,
+    #[serde(default)]
+    pub warmup: usize,
+    /// Per child process (per repetition in `alternate`, per repetition times
+    /// the count in `block`).
+    pub timeout_s: f64,
+    #[serde(default = "default_interleave")]
+    pub interleave: Interleave,
+    /// Phases every record of this suite must carry.
+    pub required_phases: Vec<String>,
+}
+
+fn default_backend() -> String {
+    "cpu".into()
+}
+fn one() -> Vec<usize> {
+    vec![1]
+}
+fn default_interleave() -> Interleave {
+    Interleave::Alternate
+}
+
+/// Noise thresholds: relative change a phase must exceed to count (0.03 = 3%).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    pub default: f64,
+    /// Changes smaller than this many milliseconds never count.
+    #[serde(default = "default_floor_ms")]
+    pub floor_ms: f64,
+    #[serde(default)]
+    pub phases: BTreeMap<String, f64>,
+}
+
+fn default_floor_ms() -> f64 {
+    0.5
+}
+
+/// How runners are built.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Build {
+    /// Cargo program.
+    #[serde(default = "default_cargo")]
+    pub cargo: String,
+    #[serde(default = "default_profile")]
+    pub profile: String,
+    /// The one cargo target directory every variant builds in (relative to the root).
+    #[serde(default = "default_target")]
+    pub target_dir: String,
+    /// Runner cache: `<cache_dir>/<fingerprint>/phaseline-prover`.
+    #[serde(default = "default_cache")]
+    pub cache_dir: String,
+    /// CUDA architectures, part of the fingerprint when the `cuda` feature is on.
+    #[serde(default)]
+    pub cuda_archs: String,
+}
+
+fn default_cargo() -> String {
+    "cargo".into()
+}
+fn default_profile() -> String {
+    "release".into()
+}
+fn default_target() -> String {
+    "target".into()
+}
+fn default_cache() -> String {
+    "target/phaseline-runners".into()
+}
+
+impl Default for Build {
+    fn default() -> Self {
+        Build {
+            cargo: default_cargo(),
+            profile: default_profile(),
+            target_dir: default_target(),
+            cache_dir: default_cache(),
+            cuda_archs: String::new(),
+        }
+    }
+}
+
+/// What `phaseline run` does with no arguments.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DefaultRun {
+    pub suites: Vec<String>,
+    pub variants: Vec<String>,
+    /// The comparison printed at the end: [reference, candidate].
+    pub compare: [String; 2],
+    /// Stored baseline compared against after the default run, when this testbed has one.
+    #[serde(default = "default_baseline")]
+    pub baseline: String,
+}
+
+fn default_baseline() -> String {
+    "default".into()
+}
+
+/// The whole file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Significance level of the comparisons (false discovery rate across phases).
+    pub alpha: f64,
+    pub bootstrap_seed: u64,
+    #[serde(default = "default_resamples")]
+    pub resamples: usize,
+    pub baselines_dir: String,
+    pub runs_dir: String,
+    /// Prover parameter cache handed to the runner (`--params-dir`).
+    #[serde(default = "default_params")]
+    pub params_dir: String,
+    /// Use this runner binary for every variant instead of building (recorded in provenance).
+    #[serde(default)]
+    pub runner_override: Option<String>,
+    #[serde(default)]
+    pub build: Build,
+    pub thresholds: Thresholds,
+    pub flags: Vec<Flag>,
+    /// Named variants: name -> features (`baseline = []`). `all` defaults to every flag.
+    #[serde(default)]
+    pub variants: BTreeMap<String, Vec<String>>,
+    pub suites: BTreeMap<String, Suite>,
+    pub default: DefaultRun,
+    /// Directory the file was loaded from: the repository root.
+    #[serde(skip)]
+    pub root: PathBuf,
+    #[serde(skip)]
+    pub path: PathBuf,
+}
+
+fn default_resamples() -> usize {
+    2000
+}
+fn default_params() -> String {
+    "params".into()
+}
+
+fn bad(key: &str, msg: impl std::fmt::Display) -> HarnessError {
+    HarnessError::Invalid(format!("config key `{key}`: {msg}"))
+}
+
+impl Config {
+    /// Loads `path`, or `phaseline.toml` found in the current directory or above.
+    pub fn load(path: Option<&Path>) -> Result<Config, HarnessError> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => find_config()?,
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| HarnessError::io(format!("cannot read config {}", path.display()), e))?;
+        let mut cfg = Self::parse(&text).map_err(|e| match e {
+            HarnessError::Invalid(m) => HarnessError::Invalid(format!("{}: {m}", path.display())),
+            other => other,
+        })?;
+        let abs = path.canonicalize().unwrap_or(path.clone());
+        cfg.root = abs
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        cfg.path = abs;
+        Ok(cfg)
+    }
+
+    /// Parses and validates config text.
+    pub fn parse(text: &str) -> Result<Config, HarnessError> {
+        let mut cfg: Config = toml::from_str(text)
+            .map_err(|e| HarnessError::Invalid(format!("invalid config: {}", e.to_string().trim_end())))?;
+        cfg.validate()?;
+        if !cfg.variants.contains_key("all") {
+            let all = cfg.flags.iter().map(|f| f.feature.clone()).collect();
+            cfg.variants.insert("all".into(), all);
+        }
+        cfg.variants.entry("baseline".into()).or_default();
+        Ok(cfg)
+    }
+
+    fn validate(&self) -> Result<(), HarnessError> {
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(bad("alpha", format!("{} is not in (0, 1)", self.alpha)));
+        }
+        if self.resamples < 100 {
+            return Err(bad("resamples", "must be at least 100"));
+        }
+        check_threshold("thresholds.default", self.thresholds.default)?;
+        if !(self.thresholds.floor_ms.is_finite() && self.thresholds.floor_ms >= 0.0) {
+            return Err(bad("thresholds.floor_ms", "must be a number of milliseconds >= 0"));
+        }
+        for (p, t) in &self.thresholds.phases {
+            check_threshold(&format!("thresholds.phases.{p}"), *t)?;
+        }
+        for key in [("baselines_dir", &self.baselines_dir), ("runs_dir", &self.runs_dir)] {
+            if key.1.trim().is_empty() {
+                return Err(bad(key.0, "must not be empty"));
+            }
+        }
+        if !matches!(self.build.profile.as_str(), "release" | "dev") {
+            return Err(bad(
+                "build.profile",
+                format!("`{}` is not one of: release, dev", self.build.profile),
+            ));
+        }
+        let mut ids = std::collections::BTreeSet::new();
+        for (i, f) in self.flags.iter().enumerate() {
+            let k = format!("flags[{i}]");
+            if f.id.is_empty() || !ids.insert(f.id.clone()) {
+                return Err(bad(&format!("{k}.id"), format!("`{}` is empty or repeated", f.id)));
+            }
+            if !valid_name(&f.feature) {
+                return Err(bad(
+                    &format!("{k}.feature"),
+                    format!("`{}` is not a feature name", f.feature),
+                ));
+            }
+        }
+        for (name, feats) in &self.variants {
+            if !valid_name(name) {
+                return Err(bad(&format!("variants.{name}"), "variant names use [A-Za-z0-9_-]"));
+            }
+            for f in feats {
+                if !valid_name(f) {
+                    return Err(bad(&format!("variants.{name}"), format!("`{f}` is not a feature name")));
+                }
+            }
+        }
+        if self.suites.is_empty() {
+            return Err(bad("suites", "define at least one suite"));
+        }
+        for (name, s) in &self.suites {
+            let k = |f: &str| format!("suites.{name}.{f}");
+            if name == "all" {
+                return Err(bad("suites.all", "`all` is reserved for every suite"));
+            }
+            if !matches!(s.mode.as_str(), "synth" | "prove") {
+                return Err(bad(&k("mode"), format!("`{}` is not one of: synth, prove", s.mode)));
+            }
+            if s.circuits.is_empty() {
+                return Err(bad(&k("circuits"), "name at least one preset"));
+            }
+            if s.partitions.is_empty() || s.partitions.contains(&0) {
+                return Err(bad(&k("partitions"), "needs values of at least 1"));
+            }
+            if s.reps == 0 {
+                return Err(bad(&k("reps"), "must be at least 1"));
+            }
+            if !(s.timeout_s > 0.0 && s.timeout_s.is_finite()) {
+                return Err(bad(&k("timeout_s"), "must be a positive number of seconds"));
+            }
+        }
+        for s in &self.default.suites {
+            if !self.suites.contains_key(s) {
+                return Err(bad("default.suites", format!("no suite named `{s}`")));
+            }
+        }
+        if self.default.variants.is_empty() {
+            return Err(bad("default.variants", "name at least one variant"));
+        }
+        Ok(())
+    }
+
+    /// Suites selected by `--suite` (`all` = every suite, in name order).
+    pub fn select_suites(&self, names: &[String]) -> Result<Vec<(String, Suite)>, HarnessError> {
+        let mut out: Vec<(String, Suite)> = Vec::new();
+        for n in names {
+            if n == "all" {
+                for (k, s) in &self.suites {
+                    if !out.iter().any(|(o, _)| o == k) {
+                        out.push((k.clone(), s.clone()));
+                    }
+                }
+                continue;
+            }
+            let s = self.suites.get(n).ok_or_else(|| {
+                let known: Vec<&str> = self.suites.keys().map(String::as_str).collect();
+                HarnessError::Invalid(format!("unknown suite `{n}` (known: {}, all)", known.join(", ")))
+            })?;
+            if !out.iter().any(|(o, _)| o == n) {
+                out.push((n.clone(), s.clone()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A path from the config, resolved against the repository root.
+    pub fn resolve(&self, p: &str) -> PathBuf {
+        let p = Path::new(p);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        }
+    }
+
+    pub fn threshold(&self, phase: &str) -> f64 {
+        self.thresholds
+            .phases
+            .get(phase)
+            .copied()
+            .unwrap_or(self.thresholds.default)
+    }
+}
+
+fn check_threshold(key: &str, t: f64) -> Result<(), HarnessError> {
+    if t.is_finite() && (0.0..1.0).contains(&t) {
+        Ok(())
+    } else {
+        Err(bad(key, format!("{t} is not a fraction in [0, 1)")))
+    }
+}
+
+/// Letters, digits, `-` and `_`.
+pub fn valid_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn find_config() -> Result<PathBuf, HarnessError> {
+    let cwd = std::env::current_dir().map_err(|e| HarnessError::io("current directory", e))?;
+    let mut dir = Some(cwd.as_path());
+    while let Some(d) = dir {
+        let p = d.join(CONFIG_FILE);
+        if p.is_file() {
+            return Ok(p);
+        }
+        dir = d.parent();
+    }
+    Err(HarnessError::Invalid(format!(
+        "no {CONFIG_FILE} in {} or any parent directory (pass --config PATH)",
+        cwd.display()
+    )))
+}

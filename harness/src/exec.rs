@@ -1,0 +1,188 @@
+//! Runs one child in its own process group with a timeout. On timeout the whole
+//! group is ended by its id (SIGTERM, then SIGKILL); nothing is ever killed by name.
+
+use crate::error::HarnessError;
+use crate::model::MemPoint;
+use crate::monitor::Monitor;
+use std::ffi::OsString;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+/// Bytes of stderr kept for a failed sample.
+pub const TAIL_BYTES: u64 = 2000;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub env: Vec<(String, String)>,
+    pub timeout: Duration,
+    /// Memory / telemetry sampling period; `None` disables sampling.
+    pub sample_every: Option<Duration>,
+    /// File for the child's stdout (discarded when `None`).
+    pub stdout: Option<PathBuf>,
+}
+
+/// How the child ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Exited(i32),
+    Signaled(i32),
+    TimedOut,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub status: Status,
+    pub wall_ms: f64,
+    pub stderr_tail: String,
+    /// The child's process group id (= its pid).
+    pub pgid: i32,
+    pub memory: Vec<MemPoint>,
+}
+
+impl Outcome {
+    pub fn success(&self) -> bool {
+        self.status == Status::Exited(0)
+    }
+
+    /// One-line reason for a failure, with the stderr tail.
+    pub fn failure(&self, timeout: Duration) -> String {
+        let what = match self.status {
+            Status::Exited(c) => format!("runner exited with status {c}"),
+            Status::Signaled(s) => format!("runner killed by signal {s}"),
+            Status::TimedOut => format!(
+                "runner timed out after {:.1} s; its process group {} was ended",
+                timeout.as_secs_f64(),
+                self.pgid
+            ),
+        };
+        let tail = self.stderr_tail.trim();
+        if tail.is_empty() {
+            what
+        } else {
+            format!("{what}; stderr tail: {tail}")
+        }
+    }
+}
+
+/// Process group of the child now running, for the interrupt handler (0 = none).
+static CURRENT_GROUP: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_interrupt(sig: libc::c_int) {
+    let g = CURRENT_GROUP.load(Ordering::SeqCst);
+    if g > 0 {
+        // SAFETY: killpg and _exit are async-signal-safe.
+        unsafe { libc::killpg(g, libc::SIGKILL) };
+    }
+    unsafe { libc::_exit(128 + sig) };
+}
+
+/// Ends the running child's group when the harness is interrupted (Ctrl-C, SIGTERM).
+pub fn install_interrupt_handler() {
+    let h = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: installing a handler that only calls async-signal-safe functions.
+    unsafe {
+        libc::signal(libc::SIGINT, h);
+        libc::signal(libc::SIGTERM, h);
+    }
+}
+
+/// True while any process of group `pgid` exists.
+pub fn group_alive(pgid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence and permission.
+    let r = unsafe { libc::kill(-pgid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+fn end_group(pgid: i32) {
+    // SAFETY: signals only the child's own process group, by id.
+    unsafe { libc::killpg(pgid, libc::SIGTERM) };
+    let until = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < until && group_alive(pgid) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if group_alive(pgid) {
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+}
+
+fn tail(f: &mut std::fs::File) -> String {
+    let len = f.seek(SeekFrom::End(0)).unwrap_or(0);
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(TAIL_BYTES)));
+    let mut buf = Vec::new();
+    let _ = f.read_to_end(&mut buf);
+    String::from_utf8_lossy(&buf).replace('\n', " | ")
+}
+
+/// Runs `job` to completion or timeout.
+pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
+    let mut err = tempfile::tempfile().map_err(|e| HarnessError::io("stderr capture file", e))?;
+    let err2 = err
+        .try_clone()
+        .map_err(|e| HarnessError::io("stderr capture file", e))?;
+    let stdout = match &job.stdout {
+        Some(p) => Stdio::from(
+            std::fs::File::create(p).map_err(|e| HarnessError::io(format!("cannot create {}", p.display()), e))?,
+        ),
+        None => Stdio::null(),
+    };
+    let mut cmd = Command::new(&job.program);
+    cmd.args(&job.args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::from(err2))
+        .process_group(0);
+    for (k, v) in &job.env {
+        cmd.env(k, v);
+    }
+    let start = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| HarnessError::io(format!("cannot start runner {}", job.program.display()), e))?;
+    let pgid = child.id() as i32;
+    CURRENT_GROUP.store(pgid, Ordering::SeqCst);
+    let monitor = job.sample_every.map(|every| Monitor::start(child.id(), every));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => {
+                break match (st.code(), st.signal()) {
+                    (Some(c), _) => Status::Exited(c),
+                    (None, Some(s)) => Status::Signaled(s),
+                    _ => Status::Exited(-1),
+                }
+            }
+            Ok(None) if start.elapsed() >= job.timeout => {
+                end_group(pgid);
+                let _ = child.wait();
+                break Status::TimedOut;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => {
+                end_group(pgid);
+                let _ = child.wait();
+                CURRENT_GROUP.store(0, Ordering::SeqCst);
+                return Err(HarnessError::io("waiting for the runner", e));
+            }
+        }
+    };
+    let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+    // Leftover members of the group (a runner's own children) end with it.
+    if group_alive(pgid) {
+        end_group(pgid);
+    }
+    CURRENT_GROUP.store(0, Ordering::SeqCst);
+    let memory = monitor.map(Monitor::stop).unwrap_or_default();
+    Ok(Outcome {
+        status,
+        wall_ms,
+        stderr_tail: tail(&mut err),
+        pgid,
+        memory,
+    })
+}

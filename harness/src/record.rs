@@ -1,0 +1,168 @@
+//! Reading the runner's JSON Lines records and turning each into a [`Sample`].
+
+use crate::error::HarnessError;
+use crate::model::{Case, Sample, Span, TOTAL};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One span of a record.
+#[derive(Clone, Debug, Deserialize)]
+pub struct RecPhase {
+    pub name: String,
+    #[serde(default)]
+    pub parent: Option<String>,
+    pub start_ms: f64,
+    pub ms: f64,
+    #[serde(default)]
+    pub thread: String,
+}
+
+/// The fields of a runner record the harness uses.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Record {
+    pub schema_version: u32,
+    pub mode: String,
+    #[serde(default)]
+    pub backend: String,
+    #[serde(default)]
+    pub features: Vec<String>,
+    pub fingerprint: String,
+    #[serde(default)]
+    pub warmup: bool,
+    pub phases: Vec<RecPhase>,
+    pub total_ms: f64,
+    #[serde(default)]
+    pub circuit: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    pub verified: Option<bool>,
+    /// Every other top-level field (counters).
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, serde_json::Value>,
+}
+
+/// Record schema this harness reads.
+pub const RECORD_SCHEMA: u32 = 1;
+
+/// Parses a JSON Lines file of records.
+pub fn read(path: &Path) -> Result<Vec<Record>, HarnessError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| HarnessError::io(format!("cannot read runner output {}", path.display()), e))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let r: Record = serde_json::from_str(line)
+            .map_err(|e| crate::fsutil::json_problem(&format!("runner record {}", i + 1), &e))?;
+        if r.schema_version != RECORD_SCHEMA {
+            return Err(HarnessError::Invalid(format!(
+                "runner record {} has schema_version {} (this harness reads {RECORD_SCHEMA})",
+                i + 1,
+                r.schema_version
+            )));
+        }
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// What a record must satisfy to become a good sample.
+pub struct Expect<'a> {
+    pub mode: &'a str,
+    pub features: &'a [String],
+    pub fingerprint: &'a str,
+    pub required_phases: &'a [String],
+}
+
+/// Checks a record; the error names what is wrong (e.g. the missing phase).
+pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
+    if r.mode != x.mode {
+        return Err(format!("record mode `{}`, expected `{}`", r.mode, x.mode));
+    }
+    let mut f = r.features.clone();
+    f.sort();
+    f.dedup();
+    if f != x.features {
+        return Err(format!(
+            "record features [{}], expected [{}]",
+            f.join(","),
+            x.features.join(",")
+        ));
+    }
+    if r.fingerprint != x.fingerprint {
+        return Err(format!(
+            "record fingerprint {} differs from the runner's {}",
+            r.fingerprint, x.fingerprint
+        ));
+    }
+    for p in x.required_phases {
+        if !r.phases.iter().any(|s| &s.name == p) {
+            return Err(format!("record is missing phase `{p}`"));
+        }
+    }
+    if !(r.total_ms.is_finite() && r.total_ms >= 0.0) || r.phases.iter().any(|p| !(p.ms.is_finite() && p.ms >= 0.0)) {
+        return Err("record has a negative or non-finite duration".into());
+    }
+    Ok(())
+}
+
+/// Builds the sample of a record that passed [`check`].
+pub fn to_sample(r: &Record, variant: &str, case: &Case, rep: usize, order: usize, wall_ms: f64) -> Sample {
+    let mut phases: BTreeMap<String, f64> = BTreeMap::new();
+    for p in &r.phases {
+        *phases.entry(p.name.clone()).or_default() += p.ms;
+    }
+    phases.insert(TOTAL.into(), r.total_ms);
+    let mut counters = BTreeMap::new();
+    for (k, v) in r.rest.iter().chain(r.circuit.iter()) {
+        if let Some(x) = v.as_f64() {
+            if k != "schema_version" && k != "rep" && k != "total_ms" {
+                counters.insert(k.clone(), x);
+            }
+        }
+    }
+    Sample {
+        variant: variant.into(),
+        case: case.clone(),
+        rep,
+        order,
+        warmup: r.warmup,
+        ok: true,
+        error: None,
+        wall_ms,
+        phases,
+        spans: r
+            .phases
+            .iter()
+            .map(|p| Span {
+                name: p.name.clone(),
+                parent: p.parent.clone(),
+                start_ms: p.start_ms,
+                ms: p.ms,
+                thread: p.thread.clone(),
+            })
+            .collect(),
+        counters,
+        verified: r.verified,
+        fingerprint: r.fingerprint.clone(),
+        memory: Vec::new(),
+    }
+}
+
+/// A failed sample with its reason.
+pub fn failed(variant: &str, case: &Case, rep: usize, order: usize, warmup: bool, wall_ms: f64, why: String) -> Sample {
+    Sample {
+        variant: variant.into(),
+        case: case.clone(),
+        rep,
+        order,
+        warmup,
+        ok: false,
+        error: Some(why),
+        wall_ms,
+        phases: BTreeMap::new(),
+        spans: Vec::new(),
+        counters: BTreeMap::new(),
+        verified: None,
+        fingerprint: String::new(),
+        memory: Vec::new(),
+    }
+}

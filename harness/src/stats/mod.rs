@@ -1,0 +1,25 @@
+//! Statistics as pure functions (no I/O), one concept per file.
+//!
+//! - [`quantile`]: medians and quantiles.
+//! - [`mann_whitney`]: two-sided Mann-Whitney U test (exact, or normal approximation).
+//! - [`bootstrap`]: seeded bootstrap interval of the ratio of medians.
+//! - [`bh`]: Benjamini-Hochberg false-discovery-rate adjustment.
+//! - [`reps_needed`]: repetitions that would likely settle an inconclusive result.
+//! - [`noise`]: noise threshold of a phase from A/A samples (used by `calibrate`).
+//! - [`rng`]: the seeded random source they share.
+
+pub mod bh;
+pub mod bootstrap;
+pub mod mann_whitney;
+pub mod noise;
+pub mod quantile;
+pub mod reps_needed;
+pub mod rng;
+
+pub use bh::benjamini_hochberg;
+pub use bootstrap::{median_ratio_ci, ratio, RatioCi};
+pub use mann_whitney::{mann_whitney, MwuMethod, MwuResult};
+pub use noise::split_noise;
+pub use quantile::{median, quantile, quantile_sorted};
+pub use reps_needed::{reps_needed, Observed};
+pub use rng::{derive_seed, SeededRng};

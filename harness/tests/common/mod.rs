@@ -1,0 +1,152 @@
+//! Helpers of the harness's end-to-end tests: a throw-away workspace with a
+//! config, a prover manifest declaring the features, and the mock runner.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const PHASELINE: &str = env!("CARGO_BIN_EXE_phaseline");
+pub const MOCK: &str = env!("CARGO_BIN_EXE_phaseline-mock-prover");
+
+pub struct Ws {
+    pub dir: tempfile::TempDir,
+}
+
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+}
+
+pub fn config(extra_build: &str, timeout_s: f64) -> String {
+    format!(
+        r#"
+alpha = 0.05
+bootstrap_seed = 7
+resamples = 500
+baselines_dir = "baselines"
+runs_dir = "runs"
+params_dir = "params"
+
+[build]
+target_dir = "target"
+cache_dir = "target/runners"
+{extra_build}
+
+[thresholds]
+default = 0.03
+
+[[flags]]
+id = "A1"
+feature = "smallvec"
+description = "SmallVec"
+phase = "synthesis"
+
+[[flags]]
+id = "A2"
+feature = "presize"
+description = "presize"
+phase = "synthesis"
+
+[suites.synth]
+mode = "synth"
+circuits = ["tiny"]
+reps = 5
+warmup = 1
+timeout_s = {timeout_s}
+required_phases = ["synthesis"]
+
+[suites.e2e]
+mode = "prove"
+circuits = ["tiny"]
+reps = 5
+warmup = 0
+timeout_s = {timeout_s}
+required_phases = ["synthesis", "ntt_h", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "assemble", "verify"]
+
+[default]
+suites = ["synth", "e2e"]
+variants = ["baseline", "all"]
+compare = ["baseline", "all"]
+"#
+    )
+}
+
+impl Ws {
+    /// A workspace whose runner is the mock (`runner_override`).
+    pub fn mock() -> Ws {
+        Self::with_config(&format!("runner_override = {:?}\n{}", MOCK, config("", 20.0)))
+    }
+
+    pub fn with_config(cfg: &str) -> Ws {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("phaseline.toml"), cfg).expect("config");
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"phaseline-prover\"\nversion = \"0.1.0\"\n\n[features]\ndefault = []\nsmallvec = []\npresize = []\nselftest-slow = []\n",
+        )
+        .expect("manifest");
+        std::fs::create_dir_all(dir.path().join("prover")).expect("prover dir");
+        std::fs::write(dir.path().join("prover/lib.rs"), "pub fn f() {}\n").expect("source");
+        Ws { dir }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Writes a mock spec and returns its path.
+    pub fn spec(&self, name: &str, json: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, json).expect("spec");
+        p
+    }
+
+    /// Runs `phaseline ARGS` in the workspace with the mock spec `spec`.
+    pub fn run(&self, args: &[&str], spec: Option<&Path>) -> Out {
+        let mut c = Command::new(PHASELINE);
+        c.args(args).current_dir(self.dir.path()).env_remove("CARGO_TARGET_DIR");
+        match spec {
+            Some(s) => c.env("PHASELINE_MOCK_SPEC", s),
+            None => c.env_remove("PHASELINE_MOCK_SPEC"),
+        };
+        let o = c.output().expect("run phaseline");
+        Out {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+
+    /// Every file under the workspace whose name marks an unfinished write.
+    pub fn temp_leftovers(&self) -> Vec<PathBuf> {
+        fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if e.file_name().to_string_lossy().starts_with(".phaseline-") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut v = Vec::new();
+        walk(self.dir.path(), &mut v);
+        v
+    }
+}
+
+/// Asserts exit 2, a message containing every `needle`, and no panic.
+pub fn assert_error(o: &Out, needles: &[&str]) {
+    assert_eq!(o.code, 2, "expected exit 2, got {}:\n{}", o.code, o.all());
+    assert!(!o.stderr.contains("panicked"), "panic:\n{}", o.stderr);
+    for n in needles {
+        assert!(o.all().contains(n), "message lacks `{n}`:\n{}", o.all());
+    }
+}
