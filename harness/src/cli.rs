@@ -37,6 +37,8 @@ pub enum Command {
     Calibrate(commands::compare::CalibrateArgs),
     /// Draw comparison charts (SVG or PNG) of runs.
     Chart(crate::chart::ChartArgs),
+    /// Write a self-contained HTML report, a Markdown summary and CSVs of a run.
+    Report(crate::report::ReportArgs),
 }
 
 /// Variants and how to get their runners.
@@ -145,5 +147,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Diff(a)) => commands::compare::diff(&cfg, &a),
         Some(Command::Calibrate(a)) => commands::compare::calibrate(&cfg, &a),
         Some(Command::Chart(a)) => crate::chart::run_chart(&cfg, &a),
+        Some(Command::Report(a)) => crate::report::run_report(&cfg, &a),
     }
 }

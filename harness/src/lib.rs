@@ -29,6 +29,7 @@ pub mod monitor;
 pub mod progress;
 pub mod provenance;
 pub mod record;
+pub mod report;
 pub mod rundir;
 pub mod runner;
 pub mod stats;
