@@ -58,7 +58,7 @@ pub struct BuildArgs {
     pub v: VariantArgs,
 }
 
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]
     pub v: VariantArgs,
@@ -98,8 +98,9 @@ pub struct RunArgs {
     /// Output format of comparisons: table, json, csv, markdown.
     #[arg(long, default_value = "table")]
     pub format: String,
-    /// Harness self-test only: ask the runner to sleep MS inside PHASE (PHASE=MS).
-    #[arg(long = "inject-delay", value_name = "PHASE=MS")]
+    /// Harness self-test only: ask the runner to sleep MS inside PHASE, for every
+    /// variant (PHASE=MS) or one (VARIANT:PHASE=MS).
+    #[arg(long = "inject-delay", value_name = "[VARIANT:]PHASE=MS")]
     pub inject_delay: Vec<String>,
     /// Memory / telemetry sampling period in ms (0 = off).
     #[arg(long, default_value_t = 100)]
@@ -136,7 +137,14 @@ pub enum BaselineCmd {
 pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
     let cfg = crate::config::Config::load(cli.config.as_deref())?;
     match cli.cmd {
-        None => commands::run::run(&cfg, &RunArgs::default(), true),
+        None => {
+            // `phaseline` alone is `phaseline run` with every default.
+            let a = match Cli::try_parse_from(["phaseline", "run"]).map(|c| c.cmd) {
+                Ok(Some(Command::Run(a))) => a,
+                _ => return Err(HarnessError::Invalid("cannot build the default run".into())),
+            };
+            commands::run::run(&cfg, &a, true)
+        }
         Some(Command::Run(a)) => {
             let is_default = a.v.variants.is_empty() && a.suites.is_empty();
             commands::run::run(&cfg, &a, is_default)

@@ -392,3 +392,30 @@ fn find_config() -> Result<PathBuf, HarnessError> {
         cwd.display()
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repository_config_is_valid() {
+        let cfg = Config::parse(include_str!("../../phaseline.toml")).expect("phaseline.toml parses");
+        let all = &cfg.variants["all"];
+        assert_eq!(all.len(), 5);
+        assert!(
+            !all.iter().any(|f| f == "selftest-slow"),
+            "self-test feature is never in `all`"
+        );
+        assert!(cfg.variants["baseline"].is_empty());
+        assert_eq!(cfg.select_suites(&["all".into()]).unwrap().len(), cfg.suites.len());
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let text = include_str!("../../phaseline.toml").replace("[build]", "[build]\ncolour = 1");
+        let e = Config::parse(&text).unwrap_err().to_string();
+        assert!(e.contains("colour"), "{e}");
+        let text = include_str!("../../phaseline.toml").replace("alpha = 0.05", "alpha = 2");
+        assert!(Config::parse(&text).unwrap_err().to_string().contains("`alpha`"));
+    }
+}

@@ -100,15 +100,25 @@ pub fn group_alive(pgid: i32) -> bool {
     r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-fn end_group(pgid: i32) {
+/// Ends group `pgid` (SIGTERM, then SIGKILL after 500 ms), reaping `child`, and
+/// waits up to 2 s more for every member to be gone.
+fn end_group(pgid: i32, child: &mut std::process::Child) {
+    let wait_gone = |child: &mut std::process::Child, ms: u64| {
+        let until = Instant::now() + Duration::from_millis(ms);
+        loop {
+            let _ = child.try_wait();
+            if !group_alive(pgid) || Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
     // SAFETY: signals only the child's own process group, by id.
     unsafe { libc::killpg(pgid, libc::SIGTERM) };
-    let until = Instant::now() + Duration::from_millis(500);
-    while Instant::now() < until && group_alive(pgid) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_gone(child, 500);
     if group_alive(pgid) {
         unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        wait_gone(child, 2000);
     }
 }
 
@@ -158,13 +168,13 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
                 }
             }
             Ok(None) if start.elapsed() >= job.timeout => {
-                end_group(pgid);
+                end_group(pgid, &mut child);
                 let _ = child.wait();
                 break Status::TimedOut;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
-                end_group(pgid);
+                end_group(pgid, &mut child);
                 let _ = child.wait();
                 CURRENT_GROUP.store(0, Ordering::SeqCst);
                 return Err(HarnessError::io("waiting for the runner", e));
@@ -174,7 +184,7 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
     let wall_ms = start.elapsed().as_secs_f64() * 1e3;
     // Leftover members of the group (a runner's own children) end with it.
     if group_alive(pgid) {
-        end_group(pgid);
+        end_group(pgid, &mut child);
     }
     CURRENT_GROUP.store(0, Ordering::SeqCst);
     let memory = monitor.map(Monitor::stop).unwrap_or_default();

@@ -12,6 +12,9 @@
 //! - `record`: runner records to samples; `runner`: `measure`, the interleaved run loop.
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
+//! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
+//! - `output`: export formats of comparisons and run summaries (`summary`).
+//! - `synthetic`: synthetic runs for tests and mocks.
 
 pub mod baseline;
 pub mod builder;
@@ -26,6 +29,7 @@ pub mod fsutil;
 pub mod gpu;
 pub mod model;
 pub mod monitor;
+pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;

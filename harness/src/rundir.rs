@@ -113,37 +113,12 @@ pub fn samples_csv(run: &Run) -> Result<Vec<u8>, HarnessError> {
     })
 }
 
-/// Per-phase medians per variant and case.
+/// Per-phase medians per variant and case (the CSV run-summary export).
 pub fn summary_csv(run: &Run) -> Result<Vec<u8>, HarnessError> {
-    csv_bytes(|w| {
-        w.write_record([
-            "variant",
-            "suite",
-            "circuit",
-            "partitions",
-            "backend",
-            "phase",
-            "n",
-            "median_ms",
-            "min_ms",
-            "max_ms",
-        ])?;
-        for r in crate::summary::rows(run) {
-            w.write_record([
-                r.variant,
-                r.case.suite,
-                r.case.circuit,
-                r.case.partitions.to_string(),
-                r.case.backend,
-                r.phase,
-                r.n.to_string(),
-                format!("{:.4}", r.median_ms),
-                format!("{:.4}", r.min_ms),
-                format!("{:.4}", r.max_ms),
-            ])?;
-        }
-        Ok(())
-    })
+    use crate::output::Exporter;
+    Ok(crate::output::Csv
+        .run_summary(&crate::summary::summarize(run))?
+        .into_bytes())
 }
 
 /// Writes `run.json`, `samples.csv` and `summary.csv` into `dir`, each atomically.

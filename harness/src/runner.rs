@@ -162,10 +162,22 @@ fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, json: &std::path:
             spec.params_dir.clone().into(),
         ]);
     }
-    for d in &spec.inject_delay {
+    for d in delays_for(&spec.inject_delay, &spec.variants[t.variant].name) {
         a.extend(["--inject-delay".into(), d.into()]);
     }
     a
+}
+
+/// The `PHASE=MS` delays for `variant`: unprefixed ones apply to every variant,
+/// `VARIANT:PHASE=MS` only to that one.
+pub fn delays_for(all: &[String], variant: &str) -> Vec<String> {
+    all.iter()
+        .filter_map(|d| match d.split_once(':') {
+            Some((v, rest)) if v == variant => Some(rest.to_string()),
+            Some(_) => None,
+            None => Some(d.clone()),
+        })
+        .collect()
 }
 
 /// Runs one task; returns its samples (failed ones included).

@@ -1,95 +1,154 @@
-//! Per-phase medians per variant and case: the table printed after a run and
-//! `summary.csv`.
+//! Run summary: per-phase medians and spread of every variant on every case of a [`Run`],
+//! what `phaseline run` prints at the end and writes beside the raw samples.
+
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Case, Run};
+use crate::stats;
 
-/// One line of a run summary.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    pub case: Case,
+/// One phase of one variant on one case. Statistics are `None` when the phase has no samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhaseSummary {
     pub variant: String,
+    pub case: Case,
     pub phase: String,
+    /// Successful measured samples holding this phase.
     pub n: usize,
-    pub median_ms: f64,
-    pub min_ms: f64,
-    pub max_ms: f64,
+    /// Failed measured samples of this variant on this case.
+    pub failed: usize,
+    pub median_ms: Option<f64>,
+    /// Quartiles (type 7).
+    pub p25_ms: Option<f64>,
+    pub p75_ms: Option<f64>,
+    pub min_ms: Option<f64>,
+    pub max_ms: Option<f64>,
 }
 
-/// Median of `v` (NaN when empty).
-pub fn median(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let m = s.len() / 2;
-    if s.len() % 2 == 1 {
-        s[m]
-    } else {
-        (s[m - 1] + s[m]) / 2.0
+impl PhaseSummary {
+    /// Half the interquartile range relative to the median (a robust spread; 0.01 = 1%).
+    pub fn rel_half_iqr(&self) -> Option<f64> {
+        match (self.median_ms, self.p25_ms, self.p75_ms) {
+            (Some(m), Some(a), Some(b)) if m > 0.0 => Some((b - a) / 2.0 / m),
+            _ => None,
+        }
     }
 }
 
-/// Rows for every case, variant and phase with at least one measured value.
-pub fn rows(run: &Run) -> Vec<Row> {
-    let mut out = Vec::new();
-    for case in &run.cases {
-        for variant in run.variant_names() {
-            for phase in run.phase_names(&variant, case) {
-                let v = run.values(&variant, case, &phase);
-                if v.is_empty() {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub run_id: String,
+    pub testbed: String,
+    pub variants: Vec<String>,
+    pub cases: Vec<Case>,
+    /// Per case, per phase (`total` first), per variant.
+    pub rows: Vec<PhaseSummary>,
+}
+
+impl RunSummary {
+    pub fn get(&self, variant: &str, case: &Case, phase: &str) -> Option<&PhaseSummary> {
+        self.rows
+            .iter()
+            .find(|r| r.variant == variant && &r.case == case && r.phase == phase)
+    }
+
+    /// Phase names of `case`, in row order.
+    pub fn phases(&self, case: &Case) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for r in self.rows.iter().filter(|r| &r.case == case) {
+            if !out.contains(&r.phase) {
+                out.push(r.phase.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Summarises every variant, case and phase of `run`.
+pub fn summarize(run: &Run) -> RunSummary {
+    let mut variants = run.variant_names();
+    let mut cases = run.cases.clone();
+    for s in &run.samples {
+        if !variants.contains(&s.variant) {
+            variants.push(s.variant.clone());
+        }
+        if !cases.contains(&s.case) {
+            cases.push(s.case.clone());
+        }
+    }
+    let mut rows = Vec::new();
+    for case in &cases {
+        let mut phases: Vec<String> = Vec::new();
+        for v in &variants {
+            for p in run.phase_names(v, case) {
+                if !phases.contains(&p) {
+                    phases.push(p);
+                }
+            }
+        }
+        for p in &phases {
+            for v in &variants {
+                let measured = run
+                    .samples
+                    .iter()
+                    .filter(|s| !s.warmup && &s.variant == v && &s.case == case);
+                let (total, failed) = measured.fold((0, 0), |(t, f), s| (t + 1, f + usize::from(!s.ok)));
+                if total == 0 {
                     continue;
                 }
-                out.push(Row {
+                let values = stats::quantile::sorted(&run.values(v, case, p));
+                let q = |x: f64| stats::quantile_sorted(&values, x);
+                rows.push(PhaseSummary {
+                    variant: v.clone(),
                     case: case.clone(),
-                    variant: variant.clone(),
-                    phase,
-                    n: v.len(),
-                    median_ms: median(&v),
-                    min_ms: v.iter().copied().fold(f64::INFINITY, f64::min),
-                    max_ms: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    phase: p.clone(),
+                    n: values.len(),
+                    failed,
+                    median_ms: q(0.5),
+                    p25_ms: q(0.25),
+                    p75_ms: q(0.75),
+                    min_ms: values.first().copied(),
+                    max_ms: values.last().copied(),
                 });
             }
         }
     }
-    out
+    RunSummary {
+        run_id: run.id.clone(),
+        testbed: run.testbed.key.clone(),
+        variants,
+        cases,
+        rows,
+    }
 }
 
-/// A terminal table: one block per case, phases down, variants across (median ms).
-pub fn table(run: &Run) -> String {
-    let rows = rows(run);
-    let variants = run.variant_names();
-    let mut s = String::new();
-    for case in &run.cases {
-        let mut phases: Vec<String> = Vec::new();
-        for r in rows.iter().filter(|r| &r.case == case) {
-            if !phases.contains(&r.phase) {
-                phases.push(r.phase.clone());
-            }
-        }
-        if phases.is_empty() {
-            s.push_str(&format!("{}: no measured samples\n\n", case.label()));
-            continue;
-        }
-        s.push_str(&format!("{} (median ms)\n", case.label()));
-        s.push_str(&format!("{:<16}", "phase"));
-        for v in &variants {
-            s.push_str(&format!(" {:>14}", v));
-        }
-        s.push('\n');
-        for p in &phases {
-            s.push_str(&format!("{:<16}", p));
-            for v in &variants {
-                let cell = rows
-                    .iter()
-                    .find(|r| &r.case == case && &r.variant == v && &r.phase == p)
-                    .map(|r| format!("{:.2}", r.median_ms))
-                    .unwrap_or_else(|| "-".into());
-                s.push_str(&format!(" {:>14}", cell));
-            }
-            s.push('\n');
-        }
-        s.push('\n');
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synthetic::SyntheticRun;
+
+    #[test]
+    fn medians_per_variant_case_and_phase() {
+        let run = SyntheticRun::new("r", 1)
+            .variant("a", &[])
+            .variant("b", &["x"])
+            .phase("p", 10.0, 0.0)
+            .effect("b", "p", 1.5)
+            .drop_phase("a", "q")
+            .phase("q", 4.0, 0.0)
+            .reps(4)
+            .fail("b", 0)
+            .build();
+        let s = summarize(&run);
+        let c = &run.cases[0];
+        assert_eq!(s.phases(c), vec!["total", "p", "q"]);
+        let bp = s.get("b", c, "p").unwrap();
+        assert_eq!((bp.n, bp.failed, bp.median_ms), (3, 1, Some(15.0)));
+        assert_eq!(bp.rel_half_iqr(), Some(0.0));
+        assert_eq!(s.get("a", c, "total").unwrap().median_ms, Some(10.0));
+        let aq = s.get("a", c, "q").unwrap();
+        assert_eq!((aq.n, aq.median_ms), (0, None));
+        // JSON round trip (None stays None).
+        let back: RunSummary = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
     }
-    s
 }

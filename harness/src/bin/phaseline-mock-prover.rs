@@ -90,6 +90,8 @@ struct Spec {
     fingerprint_root: Option<PathBuf>,
     /// Really sleep each phase's duration.
     sleep: bool,
+    /// Mix the clock into the seed: independent noise in every process.
+    fresh_noise: bool,
 }
 
 fn spec() -> Spec {
@@ -209,7 +211,16 @@ fn run(mode: &str, c: &Common, backend: &str) {
         .iter()
         .flat_map(|f| f.bytes())
         .fold(7, |a, b| a.wrapping_mul(31).wrapping_add(b as u64));
-    let mut rng = Rng(s.seed ^ c.seed.wrapping_mul(0x1000_0000_01B3) ^ feat_salt);
+    let fresh = if s.fresh_noise {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+            ^ u64::from(std::process::id())
+    } else {
+        0
+    };
+    let mut rng = Rng(s.seed ^ c.seed.wrapping_mul(0x1000_0000_01B3) ^ feat_salt ^ fresh);
     let noise = s.noise.unwrap_or(0.01);
     for rep in 0..c.warmup + c.reps {
         let mut phases = Vec::new();

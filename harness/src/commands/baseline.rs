@@ -69,7 +69,7 @@ pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
                     v.fingerprint
                 );
             }
-            print!("{}", crate::summary::table(&b.run));
+            print!("{}", crate::commands::compare::summary_table(&b.run)?);
             Ok(ExitCode::Ok)
         }
     }

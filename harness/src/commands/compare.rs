@@ -6,6 +6,7 @@ use crate::compare::{self, CalibrateOptions, CompareOptions, Thresholds};
 use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
 use crate::model::{Comparison, Run};
+use crate::output::{Exporter, Format};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -17,8 +18,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "against")]
     pub baseline: Option<String>,
     /// Another run directory to compare against.
-    #[arg(long, value_name = "RUN")]
+    #[arg(long, value_name = "RUN", conflicts_with = "variants")]
     pub against: Option<PathBuf>,
+    /// Two variants of the one run: `REF,CAND` (interleaved, so drift hits both alike).
+    #[arg(long, value_name = "REF,CAND", conflicts_with = "baseline")]
+    pub variants: Option<String>,
     /// table, json, csv or markdown.
     #[arg(long, default_value = "table")]
     pub format: String,
@@ -49,12 +53,12 @@ pub struct CalibrateArgs {
 }
 
 pub fn check_format(f: &str) -> Result<(), HarnessError> {
-    match f {
-        "table" | "json" | "csv" | "markdown" => Ok(()),
-        _ => Err(HarnessError::Invalid(format!(
-            "--format `{f}` is not one of: table, json, csv, markdown"
-        ))),
-    }
+    f.parse::<Format>().map(|_| ())
+}
+
+/// The per-phase medians of a run as a terminal table.
+pub fn summary_table(run: &Run) -> Result<String, HarnessError> {
+    crate::output::Table.run_summary(&crate::summary::summarize(run))
 }
 
 /// Comparison settings from the config.
@@ -74,7 +78,7 @@ pub fn options(cfg: &Config, allow_cross: bool) -> CompareOptions {
 }
 
 fn print(c: &Comparison, format: &str) -> Result<(), HarnessError> {
-    print!("{}", crate::commands::render::render(c, format)?);
+    print!("{}", format.parse::<Format>()?.exporter().comparison(c)?);
     Ok(())
 }
 
@@ -97,6 +101,16 @@ pub fn compare(cfg: &Config, a: &CompareArgs) -> Result<ExitCode, HarnessError> 
     check_format(&a.format)?;
     let run = crate::rundir::load_run(&a.run)?;
     let mut opts = options(cfg, a.allow_cross_testbed);
+    if let Some(pair) = &a.variants {
+        let Some((r, c)) = pair.split_once(',') else {
+            return Err(HarnessError::Invalid(format!(
+                "--variants wants REF,CAND, got `{pair}`"
+            )));
+        };
+        let cmp = compare::compare_variants(&run, r.trim(), c.trim(), &opts)?;
+        print(&cmp, &a.format)?;
+        return finish(&cmp, &run, &run);
+    }
     let reference = match (&a.baseline, &a.against) {
         (Some(name), None) => {
             let b = crate::baseline::load(

@@ -2,5 +2,4 @@
 
 pub mod baseline;
 pub mod compare;
-pub mod render;
 pub mod run;

@@ -68,6 +68,9 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
     }
     for d in &a.inject_delay {
         let ok = d
+            .rsplit(':')
+            .next()
+            .unwrap_or(d)
             .split_once('=')
             .is_some_and(|(p, ms)| !p.is_empty() && ms.parse::<f64>().is_ok_and(|x| x >= 0.0));
         if !ok {
@@ -157,11 +160,12 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
     let dir = out_dir(cfg, a, &run.id);
     crate::rundir::save_run(&dir, &run)?;
     // Machine-readable formats keep stdout for the comparison alone.
+    let table = crate::commands::compare::summary_table(&run)?;
     if a.format == "table" {
-        print!("{}", crate::summary::table(&run));
+        print!("{table}");
         println!("run saved in {}", dir.display());
     } else {
-        eprint!("{}", crate::summary::table(&run));
+        eprint!("{table}");
         eprintln!("run saved in {}", dir.display());
     }
     let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();

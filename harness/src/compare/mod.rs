@@ -205,11 +205,15 @@ fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
     }
     let data = phases
         .into_iter()
-        .map(|p| {
+        .filter_map(|p| {
             let reference = r.run.values(r.variant, case, &p);
             let candidate = k.run.values(k.variant, case, &p);
+            // A span name with no duration on either side has nothing to compare.
+            if reference.is_empty() && candidate.is_empty() {
+                return None;
+            }
             let missing = |v: &Vec<f64>, role: &str| v.is_empty().then(|| format!("phase missing in {role}"));
-            PhaseData {
+            Some(PhaseData {
                 ref_absent: missing(&reference, r.role),
                 cand_absent: missing(&candidate, k.role),
                 reference,
@@ -217,7 +221,7 @@ fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
                 phase: p,
                 ref_failed: r_bad,
                 cand_failed: k_bad,
-            }
+            })
         })
         .collect();
     Some(data)

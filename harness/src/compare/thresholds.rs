@@ -162,6 +162,26 @@ mod tests {
     }
 
     #[test]
+    fn toml_text_parses_back_into_a_config_table() {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Config {
+            thresholds: Thresholds,
+        }
+        let mut t = Thresholds {
+            default: 0.045,
+            floor_ms: 0.25,
+            phases: BTreeMap::new(),
+        };
+        t.phases.insert("msm_g1".into(), 0.0312);
+        t.phases.insert("odd \"name\"\\x".into(), 0.2);
+        let back: Config = toml::from_str(&t.to_toml()).unwrap();
+        assert_eq!(back.thresholds, t);
+        let none = Thresholds::default();
+        assert_eq!(toml::from_str::<Config>(&none.to_toml()).unwrap().thresholds, none);
+    }
+
+    #[test]
     fn validation_names_the_key() {
         let mut t = Thresholds::default();
         t.phases.insert("ntt".into(), -1.0);

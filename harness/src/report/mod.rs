@@ -97,7 +97,10 @@ impl Report {
                 crate::chart::data::slug(&c.candidate),
                 crate::chart::data::slug(&c.reference)
             );
-            out.push((name, crate::commands::render::render(c, "csv")?.into_bytes()));
+            out.push((
+                name,
+                crate::output::Exporter::comparison(&crate::output::Csv, c)?.into_bytes(),
+            ));
         }
         Ok(out)
     }

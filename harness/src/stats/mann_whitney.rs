@@ -55,7 +55,13 @@ pub fn mann_whitney(x: &[f64], y: &[f64]) -> Option<MwuResult> {
     let superiority = u / (n1 * n2) as f64;
     let has_ties = ranks.groups.iter().any(|&(t, _)| t > 1);
     let (p_value, method) = if n1 + n2 <= EXACT_MAX_N {
-        let p = exact_p(&ranks.groups, n1, w2);
+        // Count picks of the smaller sample (cheaper); its rank sum is the complement of x's.
+        let n = (n1 + n2) as u64;
+        let p = if n1 <= n2 {
+            exact_p(&ranks.groups, n1, w2)
+        } else {
+            exact_p(&ranks.groups, n2, n * (n + 1) - w2)
+        };
         (
             p,
             if has_ties {
@@ -250,6 +256,10 @@ mod tests {
         }
         let want = (2.0 * lower.min(upper) as f64 / total as f64).min(1.0);
         assert!((got.p_value - want).abs() < 1e-12, "{} vs {want}", got.p_value);
+        // The larger sample first: counted through the smaller one, same answer.
+        let swapped = mann_whitney(&y, &x).unwrap();
+        assert!((swapped.p_value - want).abs() < 1e-12, "{} vs {want}", swapped.p_value);
+        assert!((swapped.superiority + got.superiority - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -1,0 +1,130 @@
+//! Cell formatting shared by the human-readable formats.
+
+use crate::model::{PhaseComparison, Verdict};
+
+/// False for a row that could not be tested (a side missing, too few samples): such rows carry
+/// placeholder ratio and interval (`ci_low == ci_high == ratio`, `p == q == 1`) and a note.
+pub fn is_tested(r: &PhaseComparison) -> bool {
+    let placeholder = r.note.is_some()
+        && r.p_value == 1.0
+        && r.q_value == 1.0
+        && r.ci_low == r.ratio
+        && r.ci_high == r.ratio
+        && r.verdict == Verdict::Inconclusive;
+    r.ref_n > 0 && r.cand_n > 0 && !placeholder
+}
+
+/// Milliseconds with precision that fits the size.
+pub fn ms(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A ratio as a signed percentage change (`1.054` -> `+5.4%`).
+pub fn change(ratio: f64) -> String {
+    if ratio >= 1e6 {
+        return "huge".into();
+    }
+    format!("{:+.1}%", (ratio - 1.0) * 100.0)
+}
+
+pub fn pct(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+/// p or q with enough digits to read small values.
+pub fn pval(p: f64) -> String {
+    if p < 0.0001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+pub fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        Verdict::Unchanged => "unchanged",
+        Verdict::Inconclusive => "inconclusive",
+    }
+}
+
+/// Verdict with the reps-needed hint of inconclusive rows.
+pub fn verdict_cell(r: &PhaseComparison) -> String {
+    match (r.verdict, r.reps_needed) {
+        (Verdict::Inconclusive, Some(n)) => format!("inconclusive (~{n} reps)"),
+        (v, _) => verdict_word(v).to_string(),
+    }
+}
+
+/// Order used to list regressions first.
+pub fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::Regressed => 0,
+        Verdict::Inconclusive => 1,
+        Verdict::Improved => 2,
+        Verdict::Unchanged => 3,
+    }
+}
+
+/// Counts per verdict, as "1 regressed, 3 unchanged".
+pub fn counts(rows: &[PhaseComparison]) -> String {
+    let parts: Vec<String> = [
+        Verdict::Regressed,
+        Verdict::Improved,
+        Verdict::Unchanged,
+        Verdict::Inconclusive,
+    ]
+    .into_iter()
+    .filter_map(|v| {
+        let n = rows.iter().filter(|r| r.verdict == v).count();
+        (n > 0).then(|| format!("{n} {}", verdict_word(v)))
+    })
+    .collect();
+    if parts.is_empty() {
+        "no rows".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Left-aligned text columns padded to the widest cell; `right` marks right-aligned columns.
+pub fn align(rows: &[Vec<String>], right: &[bool]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            let pad = widths[c].saturating_sub(cell.chars().count());
+            if c > 0 {
+                line.push_str("  ");
+            }
+            if right.get(c).copied().unwrap_or(false) {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

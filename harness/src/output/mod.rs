@@ -1,0 +1,75 @@
+//! Export formats of comparisons and run summaries: one file per format behind [`Exporter`].
+//! Exporters render to a `String`; writing it (atomically, to a file or stdout) is the caller's job.
+
+mod cells;
+mod csv;
+mod json;
+mod markdown;
+mod table;
+
+pub use self::csv::Csv;
+pub use self::json::Json;
+pub use self::markdown::Markdown;
+pub use self::table::Table;
+pub use cells::is_tested;
+
+use crate::error::HarnessError;
+use crate::model::Comparison;
+use crate::summary::RunSummary;
+
+/// Renders comparisons and run summaries in one format.
+pub trait Exporter {
+    fn comparison(&self, c: &Comparison) -> Result<String, HarnessError>;
+    fn run_summary(&self, s: &RunSummary) -> Result<String, HarnessError>;
+}
+
+/// The output formats (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned terminal table.
+    Table,
+    Json,
+    Csv,
+    /// Markdown, fit for a CI job summary.
+    Markdown,
+}
+
+impl Format {
+    pub fn exporter(self) -> Box<dyn Exporter> {
+        match self {
+            Format::Table => Box::new(Table),
+            Format::Json => Box::new(Json),
+            Format::Csv => Box::new(Csv),
+            Format::Markdown => Box::new(Markdown),
+        }
+    }
+
+    /// File extension for a file holding this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Table => "txt",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Markdown => "md",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = HarnessError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            "markdown" | "md" => Ok(Format::Markdown),
+            other => Err(HarnessError::Invalid(format!(
+                "unknown output format '{other}' (expected table, json, csv or markdown)"
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

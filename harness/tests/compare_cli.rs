@@ -1,0 +1,184 @@
+//! `run`, `baseline save`, `compare`, `diff`, `calibrate` and the default run,
+//! end to end with the mock runner.
+
+mod common;
+use common::{assert_error, Ws};
+use serde_json::Value;
+
+fn run(ws: &Ws, out: &str, seed: u64, extra: &[&str]) -> common::Out {
+    let spec = ws.spec(
+        &format!("spec-{seed}.json"),
+        &format!(r#"{{"seed": {seed}, "noise": 0.01, "effects": {{"smallvec": {{"synthesis": 0.8}}}}}}"#),
+    );
+    let mut args = vec![
+        "run",
+        "--suite",
+        "e2e",
+        "--variant",
+        "baseline=",
+        "--variant",
+        "A1",
+        "--reps",
+        "8",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    ws.run(&args, Some(&spec))
+}
+
+fn regressed(json: &str) -> Vec<String> {
+    let c: Value = serde_json::from_str(json).expect("json comparison");
+    c["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["verdict"] == "regressed")
+        .map(|r| format!("{}/{}", r["variant"].as_str().unwrap(), r["phase"].as_str().unwrap()))
+        .collect()
+}
+
+#[test]
+fn baseline_compare_exit_codes() {
+    let ws = Ws::mock();
+    assert_eq!(run(&ws, "r1", 1, &[]).code, 0);
+    let o = ws.run(&["baseline", "save", "base", "--from", "r1"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+
+    // Same distribution, other seed: no regression, exit 0.
+    assert_eq!(run(&ws, "r2", 2, &[]).code, 0);
+    let o = ws.run(&["compare", "r2", "--baseline", "base", "--format", "json"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(regressed(&o.stdout).is_empty());
+
+    // A 10 ms delay in synthesis (20% of it): that phase regresses for both variants.
+    assert_eq!(run(&ws, "r3", 3, &["--inject-delay", "synthesis=10"]).code, 0);
+    let o = ws.run(&["compare", "r3", "--baseline", "base", "--format", "json"], None);
+    assert_eq!(o.code, 1, "{}", o.all());
+    let r = regressed(&o.stdout);
+    assert!(
+        r.contains(&"baseline/synthesis".to_string()) && r.contains(&"A1/synthesis".to_string()),
+        "{r:?}"
+    );
+    assert!(
+        r.iter().all(|x| x.ends_with("/synthesis") || x.ends_with("/total")),
+        "{r:?}"
+    );
+    let o = ws.run(&["compare", "r3", "--against", "r2"], None);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("regressed"), "{}", o.stdout);
+    let o = ws.run(&["diff", "r2", "r3", "--format", "markdown"], None);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("| variant | case | phase |"), "{}", o.stdout);
+    let o = ws.run(&["diff", "r1", "r2", "--format", "csv"], None);
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.starts_with("reference,candidate,cross_testbed,variant,"),
+        "{}",
+        o.stdout
+    );
+
+    // `run --baseline` compares right after running.
+    let o = run(&ws, "r4", 4, &["--baseline", "base", "--inject-delay", "synthesis=10"]);
+    assert_eq!(o.code, 1, "{}", o.all());
+    assert!(ws.path("r4/compare-baseline-base.json").is_file());
+
+    assert_error(
+        &ws.run(&["compare", "r2", "--baseline", "nope"], None),
+        &["no baseline `nope`"],
+    );
+    assert_error(
+        &ws.run(&["compare", "r2", "--format", "yaml", "--against", "r1"], None),
+        &["unknown output format 'yaml'"],
+    );
+    assert_error(
+        &ws.run(&["compare", "missing-dir", "--against", "r1"], None),
+        &["cannot read run"],
+    );
+    // A baseline that is named but missing stops `run` before measuring.
+    assert_error(&run(&ws, "r5", 5, &["--baseline", "nope"]), &["no baseline `nope`"]);
+    assert!(!ws.path("r5").exists());
+}
+
+#[test]
+fn default_run_compares_all_with_baseline_and_the_stored_default() {
+    let ws = Ws::mock();
+    let spec = ws.spec("s.json", r#"{"seed": 9, "effects": {"smallvec": {"synthesis": 0.5}}}"#);
+    let o = ws.run(&[], Some(&spec));
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(o.stdout.contains("`all` against `baseline`"), "{}", o.stdout);
+    assert!(o.stdout.contains("improved"), "{}", o.stdout);
+    assert!(o.stdout.contains("synth/tiny x1 cpu"));
+    assert!(o.stdout.contains("e2e/tiny x1 cpu"));
+    // Once this testbed has a `default` baseline, the default run compares against it.
+    let o = ws.run(&["baseline", "save", "default"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    let o = ws.run(&["run"], Some(&spec));
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(o.stdout.contains("against baseline `default`"), "{}", o.stdout);
+    let o = ws.run(&["baseline", "list"], None);
+    assert!(o.stdout.contains("default"), "{}", o.stdout);
+}
+
+#[test]
+fn calibrate_learns_thresholds_from_aa_data() {
+    let ws = Ws::mock();
+    let spec = ws.spec("aa.json", r#"{"seed": 5, "noise": 0.02}"#);
+    let o = ws.run(
+        &[
+            "run",
+            "--suite",
+            "synth",
+            "--variant",
+            "a=",
+            "--variant",
+            "b=",
+            "--reps",
+            "10",
+            "--out",
+            "aa",
+        ],
+        Some(&spec),
+    );
+    assert_eq!(o.code, 0, "{}", o.all());
+    let o = ws.run(&["calibrate", "aa", "--variant", "a", "--variant", "b"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(
+        o.stdout.contains("[thresholds]") && o.stdout.contains("synthesis"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn delay_injected_into_one_variant_is_caught_within_the_run() {
+    let ws = Ws::mock();
+    let spec = ws.spec("d.json", r#"{"seed": 11, "noise": 0.01}"#);
+    let args = |out: &'static str, delay: &'static str| {
+        let mut v = vec![
+            "run",
+            "--suite",
+            "e2e",
+            "--variant",
+            "ref=",
+            "--variant",
+            "slow=",
+            "--reps",
+            "10",
+            "--out",
+            out,
+        ];
+        if !delay.is_empty() {
+            v.extend(["--inject-delay", delay]);
+        }
+        v
+    };
+    assert_eq!(ws.run(&args("d", "slow:msm_l=4"), Some(&spec)).code, 0);
+    let o = ws.run(&["compare", "d", "--variants", "ref,slow", "--format", "json"], None);
+    assert_eq!(o.code, 1, "{}", o.all());
+    assert_eq!(regressed(&o.stdout), vec!["slow/msm_l".to_string()]);
+    assert_eq!(ws.run(&args("n", ""), Some(&spec)).code, 0);
+    let o = ws.run(&["compare", "n", "--variants", "ref,slow", "--format", "json"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert_error(&ws.run(&["compare", "n", "--variants", "ref"], None), &["REF,CAND"]);
+}

@@ -1,0 +1,73 @@
+//! One real end-to-end run: the harness builds two variants of the prover in
+//! this workspace (shared target directory, fingerprint cache) and proves the
+//! `tiny` preset twice with each, interleaved.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn tiny_preset_two_variants_end_to_end() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let out = tempfile::tempdir().expect("temp dir");
+    let dir = out.path().join("run");
+    let o = Command::new(env!("CARGO_BIN_EXE_phaseline"))
+        .args(["--config"])
+        .arg(root.join("phaseline.toml"))
+        .args([
+            "run",
+            "--suite",
+            "e2e",
+            "--circuit",
+            "tiny",
+            "--reps",
+            "2",
+            "--warmup",
+            "0",
+            "--variant",
+            "baseline=",
+            "--variant",
+            "A1=smallvec",
+            "--progress",
+            "lines",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("run phaseline");
+    let all = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(0), "{all}");
+    let run = phaseline::rundir::load_run(&dir).expect("a valid run directory");
+    assert_eq!(run.samples.len(), 4);
+    // Interleaved: baseline, A1, baseline, A1.
+    let order: Vec<&str> = run.samples.iter().map(|s| s.variant.as_str()).collect();
+    assert_eq!(order, ["baseline", "A1", "baseline", "A1"]);
+    for s in &run.samples {
+        assert!(s.ok, "{:?}", s.error);
+        assert_eq!(s.verified, Some(true), "every proof is verified");
+        for p in ["synthesis", "msm_h", "msm_b_g2", "verify", "total"] {
+            assert!(
+                s.phases.get(p).is_some_and(|ms| *ms > 0.0),
+                "phase {p} in {:?}",
+                s.phases
+            );
+        }
+    }
+    let fps: Vec<&str> = run.variants.iter().map(|v| v.fingerprint.as_str()).collect();
+    assert_ne!(fps[0], fps[1], "each feature set is its own build");
+    // SmallVec keeps short linear combinations inline: far fewer heap allocations.
+    let allocs = |v: &str| {
+        run.samples
+            .iter()
+            .find(|s| s.variant == v)
+            .and_then(|s| s.counters.get("allocations").copied())
+    };
+    let (b, a1) = (allocs("baseline").expect("counted"), allocs("A1").expect("counted"));
+    assert!(a1 < b, "A1 allocations {a1} vs baseline {b}");
+    for f in ["run.json", "samples.csv", "summary.csv"] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+}
