@@ -37,6 +37,10 @@ pub enum Command {
     Calibrate(commands::compare::CalibrateArgs),
     /// Find which flag(s) moved a phase; judge commits for `git bisect run`.
     Bisect(crate::bisect::BisectArgs),
+    /// Draw comparison charts (SVG or PNG) of runs.
+    Chart(crate::chart::ChartArgs),
+    /// Write a self-contained HTML report, a Markdown summary and CSVs of a run.
+    Report(crate::report::ReportArgs),
 }
 
 /// Variants and how to get their runners.
@@ -156,5 +160,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Diff(a)) => commands::compare::diff(&cfg, &a),
         Some(Command::Calibrate(a)) => commands::compare::calibrate(&cfg, &a),
         Some(Command::Bisect(a)) => crate::bisect::run_bisect(cli.config.as_deref(), &a),
+        Some(Command::Chart(a)) => crate::chart::run_chart(&cfg, &a),
+        Some(Command::Report(a)) => crate::report::run_report(&cfg, &a),
     }
 }

@@ -4,6 +4,7 @@
 //! Module map (one concept per file):
 //! - `model`: the run-directory data model every other module reads or writes.
 //! - `error`: the typed error of the library and its exit-code mapping.
+//! - `chart`, `report`: comparison charts and the HTML / Markdown report.
 //! - `config`: `phaseline.toml`; `variant`: `NAME=feat,feat` parsing and checks.
 //! - `builder`: cargo builds per variant, the fingerprint-keyed runner cache.
 //! - `exec`: one child in its own process group with a timeout; `monitor`, `gpu`: telemetry.
@@ -15,7 +16,6 @@
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
 //! - `output`: export formats of comparisons and run summaries (`summary`).
 //! - `synthetic`: synthetic runs for tests and mocks.
-//! - `chart`, `report`: comparison charts and the HTML / Markdown report.
 
 pub mod baseline;
 pub mod bisect;
@@ -35,6 +35,7 @@ pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod record;
+pub mod report;
 pub mod rundir;
 pub mod runner;
 pub mod stats;

@@ -41,3 +41,21 @@ pub fn label_at(names: &[String], x: f64) -> String {
         String::new()
     }
 }
+
+/// Style and axis-area height for category labels: horizontal when they fit
+/// side by side in `plot_w` pixels, else turned a quarter so none overlap.
+/// Turned labels get a leading gap so the tick mark does not touch them.
+pub fn category_labels(names: &mut [String], plot_w: u32) -> (plotters::style::TextStyle<'static>, u32) {
+    use plotters::style::FontTransform;
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
+    let per = f64::from(plot_w.saturating_sub(80)) / names.len().max(1) as f64;
+    let style = super::render::font(12);
+    if longest * 7.0 + 8.0 <= per {
+        (style, 40)
+    } else {
+        for n in names.iter_mut() {
+            n.insert_str(0, "  ");
+        }
+        (style.transform(FontTransform::Rotate90), (longest * 6.0) as u32 + 14)
+    }
+}

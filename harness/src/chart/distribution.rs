@@ -3,7 +3,7 @@
 //! from the 25th to the 75th percentile with the median as a bar. Phases sit
 //! side by side on a log time axis so short and long phases are both legible.
 
-use super::axis::{label_at, Categories};
+use super::axis::{category_labels, label_at, Categories};
 use super::data;
 use super::palette::phase_color;
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
@@ -86,11 +86,12 @@ impl Chart for Distribution {
         };
         let n = self.phases.len();
         let nv = self.variants.len().max(1);
-        let names: Vec<String> = self.phases.iter().map(|p| p.0.clone()).collect();
+        let mut names: Vec<String> = self.phases.iter().map(|p| p.0.clone()).collect();
+        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
         let fmt = move |x: &f64| label_at(&names, *x);
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
-            .x_label_area_size(40)
+            .x_label_area_size(xarea + 20)
             .y_label_area_size(70)
             .build_cartesian_2d(Categories { n }, (lo / 1.5..hi * 1.5).log_scale())
             .ce()?;
@@ -101,6 +102,7 @@ impl Chart for Distribution {
             .y_desc("time per sample (ms, log scale)")
             .x_label_formatter(&fmt)
             .label_style(render::font(12))
+            .x_label_style(xstyle)
             .axis_desc_style(render::font(14))
             .draw()
             .ce()?;

@@ -109,7 +109,7 @@ pub fn run(id: &str, variants: &[(&str, Option<(&str, f64)>)], reps: usize, seed
         schema_version: RUN_SCHEMA_VERSION,
         id: id.into(),
         testbed: Testbed {
-            key: "cpu-test-2c-nogpu".into(),
+            key: "test-cpu-2c-nogpu".into(),
             cpu_model: "Test CPU".into(),
             cpu_cores: 2,
             gpu_model: None,

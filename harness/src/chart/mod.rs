@@ -8,7 +8,6 @@ pub mod axis;
 pub mod cmd;
 pub mod data;
 pub mod distribution;
-pub mod input;
 pub mod memory;
 pub mod palette;
 pub mod ratio;

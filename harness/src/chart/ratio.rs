@@ -2,7 +2,7 @@
 //! median ratio, the bootstrap 95% interval as a whisker, the noise threshold
 //! as a grey band, and each verdict written above its bar (regressions in red).
 
-use super::axis::{label_at, Categories};
+use super::axis::{category_labels, label_at, Categories};
 use super::palette::{marks, phase_color};
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
 use crate::model::{Case, Comparison, PhaseComparison, Verdict};
@@ -61,8 +61,9 @@ impl RatioChart {
                 lo = lo.min(*v);
                 hi = hi.max(*v);
             }
-            lo = lo.min(1.0 - b.threshold);
-            hi = hi.max(1.0 + b.threshold);
+            // a tiny phase's threshold can be huge (the ms floor); it must not squash the bars
+            lo = lo.min(1.0 - b.threshold.min(0.2));
+            hi = hi.max(1.0 + b.threshold.min(0.2));
         }
         let pad = (hi - lo) * 0.15;
         ((lo - pad).max(0.0), hi + pad)
@@ -112,11 +113,12 @@ impl Chart for RatioChart {
         }
         let n = self.bars.len();
         let (lo, hi) = self.y_range();
-        let names: Vec<String> = self.bars.iter().map(|b| b.phase.clone()).collect();
+        let mut names: Vec<String> = self.bars.iter().map(|b| b.phase.clone()).collect();
+        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
         let fmt = move |x: &f64| label_at(&names, *x);
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
-            .x_label_area_size(60)
+            .x_label_area_size(xarea + 20)
             .y_label_area_size(70)
             .build_cartesian_2d(Categories { n }, lo..hi)
             .ce()?;
@@ -127,12 +129,16 @@ impl Chart for RatioChart {
             .y_desc("median ratio (candidate / reference)")
             .x_label_formatter(&fmt)
             .label_style(render::font(12))
+            .x_label_style(xstyle)
             .axis_desc_style(render::font(14))
             .draw()
             .ce()?;
         for (i, b) in self.bars.iter().enumerate() {
             let x = i as f64;
-            let band = [(x - 0.45, 1.0 - b.threshold), (x + 0.45, 1.0 + b.threshold)];
+            let band = [
+                (x - 0.45, (1.0 - b.threshold).max(lo)),
+                (x + 0.45, (1.0 + b.threshold).min(hi)),
+            ];
             chart
                 .draw_series(std::iter::once(Rectangle::new(band, marks::BAND.mix(0.25).filled())))
                 .ce()?;

@@ -1,11 +1,10 @@
 //! Rendering shared by every chart: the embedded font, SVG and PNG output,
-//! atomic file writes, the legend drawn beside (never over) the plot, and the
+//! the legend drawn beside (never over) the plot, and the
 //! message drawn in place of data that is missing.
 
 use crate::HarnessError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::Path;
 use std::sync::OnceLock;
 
 /// DejaVu Sans (licence in `harness/assets/DejaVuSans-LICENSE.txt`), embedded so
@@ -111,25 +110,6 @@ pub fn render<C: Chart>(chart: &C, format: Format, w: u32, h: u32) -> Result<Vec
         Format::Svg => render_svg(chart, w, h).map(String::into_bytes),
         Format::Png => render_png(chart, w, h),
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(format!("creating {}", dir.display()), e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| HarnessError::io(format!("writing {}", tmp.display()), e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        HarnessError::io(format!("renaming {} to {}", tmp.display(), path.display()), e)
-    })
 }
 
 /// How a legend entry is drawn.

@@ -309,7 +309,7 @@ fn baseline_with_other_phases_still_charts() {
 fn empty_run_is_a_clear_error() {
     let mut run = fixture::pair(1);
     run.samples.clear();
-    let e = super::input::check_not_empty(&run, "run").unwrap_err().to_string();
+    let e = super::cmd::check_not_empty(&run, "run").unwrap_err().to_string();
     assert!(e.contains("has no samples"), "{e}");
     // drawing it anyway marks the gap instead of panicking
     let charts = build_charts(&run, &[], None, &[]);

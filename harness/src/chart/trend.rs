@@ -2,7 +2,7 @@
 //! median of its measured samples) joined by a line in the phase's colour, and
 //! the baseline's range (min to max of its samples) as a band behind it.
 
-use super::axis::{label_at, Categories};
+use super::axis::{category_labels, label_at, Categories};
 use super::data;
 use super::palette::phase_color;
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
@@ -94,11 +94,12 @@ impl Chart for Trend {
             );
         };
         let n = self.runs.len();
-        let names = self.runs.clone();
+        let mut names = self.runs.clone();
+        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
         let fmt = move |x: &f64| label_at(&names, *x);
         let mut chart = ChartBuilder::on(&plot)
             .margin(10)
-            .x_label_area_size(40)
+            .x_label_area_size(xarea + 20)
             .y_label_area_size(70)
             .build_cartesian_2d(Categories { n }, (lo / 1.5..hi * 1.5).log_scale())
             .ce()?;
@@ -109,6 +110,7 @@ impl Chart for Trend {
             .y_desc("median time (ms, log scale)")
             .x_label_formatter(&fmt)
             .label_style(render::font(12))
+            .x_label_style(xstyle)
             .axis_desc_style(render::font(14))
             .draw()
             .ce()?;

@@ -1,0 +1,136 @@
+//! The Markdown summary (a CI job summary or a PR comment): verdict counts,
+//! the rows that moved or could not be settled, total and top-level medians,
+//! provenance in one line. Table cells are escaped so a name cannot break a row.
+
+use super::Report;
+use crate::chart::data;
+use crate::model::{PhaseComparison, Verdict};
+use std::fmt::Write;
+
+/// Escapes text for a Markdown table cell.
+pub fn cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '`' | '*' | '_' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Regressed => "**REGRESSED**",
+        Verdict::Improved => "improved",
+        Verdict::Unchanged => "unchanged",
+        Verdict::Inconclusive => "inconclusive",
+    }
+}
+
+fn line(r: &PhaseComparison) -> String {
+    let verdict = match (r.verdict, r.reps_needed) {
+        (Verdict::Inconclusive, Some(n)) => format!("inconclusive (~{n} reps)"),
+        (v, _) => mark(v).to_string(),
+    };
+    format!(
+        "| {} | {} | {} | {:.2} | {:.2} | {:+.1}% | [{:+.1}%, {:+.1}%] | {:.3} | {} | {} |\n",
+        cell(&r.variant),
+        cell(&r.case.label()),
+        cell(&r.phase),
+        r.ref_median_ms,
+        r.cand_median_ms,
+        (r.ratio - 1.0) * 100.0,
+        (r.ci_low - 1.0) * 100.0,
+        (r.ci_high - 1.0) * 100.0,
+        r.q_value,
+        verdict,
+        cell(r.note.as_deref().unwrap_or(""))
+    )
+}
+
+/// The summary document.
+pub fn summary(rep: &Report) -> String {
+    let run = &rep.run;
+    let p = &run.provenance;
+    let mut s = format!("## phaseline: run {}\n\n", cell(&run.id));
+    let c = rep.verdict_counts();
+    let against = match &rep.baseline {
+        Some(b) => format!("against baseline `{}`", b.name.replace('`', "'")),
+        None => "between the run's variants".into(),
+    };
+    let _ = writeln!(
+        s,
+        "{} regressed, {} improved, {} unchanged, {} inconclusive phase rows {against}.\n",
+        c[0], c[1], c[2], c[3]
+    );
+    for cmp in rep.comparisons.iter().filter(|c| c.cross_testbed) {
+        let _ = writeln!(
+            s,
+            "> **Cross-testbed comparison** ({} vs {}): timings from different machines.\n",
+            cell(&cmp.ref_testbed),
+            cell(&cmp.cand_testbed)
+        );
+    }
+    let moved: Vec<&PhaseComparison> = rep
+        .comparisons
+        .iter()
+        .flat_map(|c| c.rows.iter())
+        .filter(|r| r.verdict != Verdict::Unchanged)
+        .collect();
+    if moved.is_empty() {
+        s.push_str("No phase moved beyond its noise threshold.\n\n");
+    } else {
+        s.push_str("| variant | case | phase | ref ms | cand ms | change | 95% CI | q | verdict | note |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        for r in moved {
+            s.push_str(&line(r));
+        }
+        s.push('\n');
+    }
+    let variants = data::variants(run);
+    for case in data::cases(run) {
+        let _ = writeln!(s, "**{}**, median ms of top-level phases:\n", cell(&case.label()));
+        let _ = writeln!(
+            s,
+            "| phase | {} |",
+            variants.iter().map(|v| cell(v)).collect::<Vec<_>>().join(" | ")
+        );
+        let _ = writeln!(s, "|---|{}", "---|".repeat(variants.len()));
+        let mut phases = vec![crate::model::TOTAL.to_string()];
+        phases.extend(data::top_level_phases(run, &case));
+        for ph in phases {
+            let vals: Vec<String> = variants
+                .iter()
+                .map(|v| match data::median(&data::values(run, v, &case, &ph)) {
+                    Some(m) => format!("{m:.2}"),
+                    None => "-".into(),
+                })
+                .collect();
+            let _ = writeln!(s, "| {} | {} |", cell(&ph), vals.join(" | "));
+        }
+        s.push('\n');
+        for v in &variants {
+            if let Some(n) = data::failure_note(&data::failed(run, v, &case)) {
+                let _ = writeln!(s, "- {}: {}", cell(v), cell(&n));
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nCommit `{}`{}, testbed `{}`, {} samples, started {} UTC. Full report: `report.html`.",
+        p.git_commit.replace('`', "'"),
+        if p.git_dirty { " (dirty)" } else { "" },
+        run.testbed.key.replace('`', "'"),
+        run.samples.len(),
+        cell(&p.started_utc)
+    );
+    s
+}
