@@ -54,9 +54,11 @@ static A: Sites = Sites;
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "tiny".into());
     let c = phaseline_prover::circuits::presets::preset(&name, 1).expect("preset");
-    let hint = phaseline_prover::cs::Circuit::size_hint(&c);
+    // `cold`: the size hint is computed inside the counted region, as the runner does
+    let cold = std::env::args().nth(2).as_deref() == Some("cold");
+    let hint = (!cold).then(|| phaseline_prover::cs::Circuit::size_hint(&c));
     *GROUPS.lock().unwrap() = Some(BTreeMap::new());
-    let s = phaseline_prover::synth::synthesize(&c, Some(hint)).expect("synthesis");
+    let s = phaseline_prover::synth::synthesize(&c, hint).expect("synthesis");
     let map = GROUPS.lock().unwrap().take().unwrap();
     let total: u64 = map.values().sum();
     println!("{name}: {} constraints, {total} reallocations", s.num_constraints());
