@@ -16,7 +16,7 @@
 # items.jsonl (one line per item: name, rc, wall seconds, or skipped),
 # env.txt, log.txt, gpu.csv (GPU clocks, power, temperature, utilization
 # and memory once a second while the script runs).
-# Options (environment): DONE="name ..." skips items already measured (for a
+# Options (environment): SHORT=1 (see below); DONE="name ..." skips items already measured (for a
 # second sitting); ONLY="name ..." runs just those; PARAMS_DIR (scratch
 # folder for parameters, kept for a later sitting on the same host;
 # default TMPDIR/phaseline-h200-params).
@@ -100,22 +100,29 @@ M=${M:-medium} L=${L:-large} X=${X:-xl}
 # 1. parameters (everything below needs them)
 setup $M 20
 setup $L 50
-# 2. one partition: GPU matrix, the anchor, our CPU backend, bellperson
+# 2. one partition: GPU matrix, the anchor, our CPU backend, bellperson.
+# Each line: warm-up and measured repetitions, then the time estimate.
+# SHORT=1 (a sitting of about 330 s) trims repetitions on the larger circuit.
+if [ "${SHORT:-0}" = 1 ]; then
+    RM="1 3 8|1 3 12|1 2 14|0 2 20" RL="1 2 18|1 2 20|0 2 32|0 1 40" RX="1 1"
+else
+    RM="1 3 9|1 3 14|1 2 18|1 2 30" RL="1 3 24|1 3 25|1 2 50|1 2 100" RX="1 2"
+fi
 for c in $M $L; do
-    if [ $c = "$M" ]; then est="9 14 18 30"; else est="24 25 50 100"; fi
-    set -- $est
-    for v in $flags; do gpu $v $c 1 1 3 "$1"; done
-    anchor $c 1 1 3 "$2"
-    cpu cpu $c 1 1 2 "$3"
-    cpu bellperson $c 1 1 2 "$4"
+    if [ $c = "$M" ]; then r=$RM; else r=$RL; fi
+    IFS='|' read -r g a k bp <<<"$r"
+    for v in $flags; do gpu $v $c 1 $g; done
+    anchor $c 1 $a
+    cpu cpu $c 1 $k
+    cpu bellperson $c 1 $bp
 done
 # 3. ten partitions: flags off and all on, the anchor
-gpu off $M 10 1 2 22
-gpu all $M 10 1 2 20
-anchor $M 10 1 3 18
-gpu off $L 10 1 2 60
-gpu all $L 10 1 2 55
-anchor $L 10 1 3 40
+gpu off $M 10 $RX 16
+gpu all $M 10 $RX 15
+anchor $M 10 $RX 14
+gpu off $L 10 $RX 45
+gpu all $L 10 $RX 42
+anchor $L 10 $RX 30
 # 4. xl: our setup, then a verified GPU proof with those parameters
 setup $X 170
 gpu all $X 1 1 1 75
