@@ -39,7 +39,7 @@ fails=0
 
 if [ "${TESTS:-1}" = 1 ]; then
   log "gpu tests"
-  PHASELINE_REQUIRE_GPU=1 "$HERE/bin/gpu-tests" --test-threads=1 --nocapture >"$OUT/tests.log" 2>&1
+  PHASELINE_REQUIRE_GPU=1 "$HERE/bin/gpu-tests" --include-ignored --test-threads=1 --nocapture >"$OUT/tests.log" 2>&1
   rc=$?
   log "gpu tests rc=$rc: $(grep 'test result' "$OUT/tests.log" | tail -n 1)"
   [ $rc = 0 ] || fails=$((fails + 1))
