@@ -5,6 +5,7 @@ use phaseline::bisect::flags::Finding;
 use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::bisect::space::{parse_features, Space};
 use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
+use phaseline::compare::CompareOptions;
 use phaseline::model::{Run, Variant};
 use phaseline::{ExitCode, HarnessError};
 use std::collections::BTreeSet;
@@ -64,10 +65,7 @@ fn space() -> Space {
 fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun, HarnessError> {
     let set = Settings {
         circuit: "mock".into(),
-        threshold: 0.03,
-        seed: 1,
-        alpha: 0.05,
-        resamples: 2000,
+        compare: CompareOptions::default(),
     };
     run_flags(&space(), a, &set, m, state, &mut |_l: &str| {})
 }

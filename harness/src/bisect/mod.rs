@@ -8,13 +8,11 @@
 pub mod ddmin;
 pub mod factorial;
 pub mod flags;
-pub mod interim_compare;
 pub mod judge;
 pub mod mock;
 pub mod oracle;
 pub mod real;
 pub mod report;
-pub mod rng;
 pub mod screen;
 pub mod space;
 pub mod state;
@@ -141,13 +139,15 @@ fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode,
         Some(p) => p.clone(),
         None => cfg.resolve(&cfg.runs_dir).join("..").join("bisect").join("state.json"),
     };
-    let settings = Settings {
-        circuit,
-        threshold: a.threshold.unwrap_or_else(|| cfg.threshold(&a.metric)),
-        seed: a.seed.unwrap_or(cfg.bootstrap_seed),
-        alpha: cfg.alpha,
-        resamples: cfg.resamples,
-    };
+    let mut compare = crate::commands::compare::options(cfg, false);
+    if let Some(t) = a.threshold {
+        compare.thresholds.default = t;
+        compare.thresholds.phases.insert(a.metric.clone(), t);
+    }
+    if let Some(s) = a.seed {
+        compare.bootstrap_seed = s;
+    }
+    let settings = Settings { circuit, compare };
     let mut progress = |l: &str| eprintln!("{l}");
     let out = run_flags(&space, a, &settings, &mut measurer, &path, &mut progress)?;
     print!("{}", out.text);
@@ -158,10 +158,8 @@ fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode,
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub circuit: String,
-    pub threshold: f64,
-    pub seed: u64,
-    pub alpha: f64,
-    pub resamples: usize,
+    /// Statistics of every comparison (alpha, per-phase thresholds, bootstrap seed).
+    pub compare: crate::compare::CompareOptions,
 }
 
 pub struct FlagsRun {
@@ -186,12 +184,8 @@ pub fn run_flags(
             a.reps, a.max_reps
         )));
     }
-    if !(set.threshold.is_finite() && (0.0..1.0).contains(&set.threshold)) {
-        return Err(HarnessError::Invalid(format!(
-            "--threshold {} is not in [0, 1)",
-            set.threshold
-        )));
-    }
+    set.compare.validate()?;
+    let threshold = set.compare.thresholds.relative(&a.metric);
     let params = state::Params {
         good: space.good.clone(),
         bad: space.bad.clone(),
@@ -200,8 +194,8 @@ pub fn run_flags(
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: set.threshold,
-        seed: set.seed,
+        threshold,
+        seed: set.compare.bootstrap_seed,
     };
     let st = if a.resume {
         let st = state::BisectState::load(state_path, &params)?;
@@ -225,10 +219,8 @@ pub fn run_flags(
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: set.threshold,
-        alpha: set.alpha,
-        seed: set.seed,
-        resamples: set.resamples,
+        threshold,
+        compare: set.compare.clone(),
     };
     let mut judge = judge::Judge::new(measurer, st, Some(state_path.to_path_buf()), opts, progress);
     judge.save()?;
