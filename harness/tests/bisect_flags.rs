@@ -71,7 +71,7 @@ fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun,
 }
 
 fn culprit_sets(r: &FlagsRun) -> Vec<(Vec<String>, bool)> {
-    match &r.answer.finding {
+    match &r.answers[0].1.finding {
         Finding::Located { culprits, .. } => culprits
             .iter()
             .map(|c| (c.flags.iter().cloned().collect(), c.interaction))
@@ -133,7 +133,7 @@ fn factorial_fit_names_the_interaction_term() {
     let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
     let mut m = MockMeasurer::new(sc).unwrap();
     let r = bisect(&mut m, &args(true, false), &dir.path().join("s.json")).unwrap();
-    let fit = r.answer.factorial.as_ref().expect("factorial requested");
+    let fit = r.answers[0].1.factorial.as_ref().expect("factorial requested");
     assert_eq!(fit.points, 32);
     let term = |f: &[&str]| fit.terms.iter().find(|t| t.flags == set(f)).unwrap();
     let pair = term(&["par-bg2", "presize"]);
@@ -152,7 +152,7 @@ fn no_culprit_when_nothing_changed() {
     let dir = tempfile::tempdir().unwrap();
     let mut m = MockMeasurer::new(scenario(vec![])).unwrap();
     let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
-    assert!(matches!(r.answer.finding, Finding::NoChange(_)), "{}", r.text);
+    assert!(matches!(r.answers[0].1.finding, Finding::NoChange(_)), "{}", r.text);
     assert_eq!(r.exit, ExitCode::Ok);
     assert!(r.text.contains("no culprit"));
     // Only good and bad were measured.
@@ -169,7 +169,7 @@ fn a_noisy_flag_is_reported_inconclusive_not_guessed() {
     let r = bisect(&mut m, &args(false, false), &path).unwrap();
     println!("{}", r.text);
     assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
-    match &r.answer.finding {
+    match &r.answers[0].1.finding {
         Finding::Located { inconclusive, .. } => assert_eq!(inconclusive, &set(&["window-tune"])),
         _ => unreachable!(),
     }
@@ -247,4 +247,53 @@ fn bad_arguments_are_clear_errors() {
     let e = bisect(&mut m, &a, &dir.path().join("b.json")).err().unwrap();
     assert!(e.to_string().contains("no_such_phase"), "{e}");
     assert!(Space::new(vec!["pin".into()], vec!["pin".into()]).is_err());
+}
+
+#[test]
+fn auto_metric_finds_a_phase_regression_that_total_hides() {
+    // selftest-like: +30 ms in msm_l, while smallvec saves 30 ms of synthesis.
+    let sc = scenario(vec![(&["pin"], "msm_l", 30.0), (&["smallvec"], "synthesis", -30.0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = MockMeasurer::new(sc.clone()).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("total.json")).unwrap();
+    assert!(matches!(r.answers[0].1.finding, Finding::NoChange(_)), "{}", r.text);
+    let mut auto = args(false, false);
+    auto.metric = "auto".into();
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &auto, &dir.path().join("auto.json")).unwrap();
+    let phases: Vec<&str> = r.answers.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(phases, vec!["msm_l"], "{}", r.text);
+    assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
+    assert!(r.text.contains("answer: pin: +"), "{}", r.text);
+    assert!(r.text.contains("in `msm_l`"), "{}", r.text);
+    assert_eq!(r.exit, ExitCode::Regression);
+}
+
+#[test]
+fn auto_metric_bisects_each_regressed_phase() {
+    let sc = scenario(vec![(&["pin"], "pin", 300.0), (&["smallvec"], "synthesis", 250.0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut auto = args(false, false);
+    auto.metric = "auto".into();
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &auto, &dir.path().join("auto.json")).unwrap();
+    let found: Vec<(String, Vec<String>)> = r
+        .answers
+        .iter()
+        .map(|(p, a)| match &a.finding {
+            Finding::Located { culprits, .. } => (p.clone(), culprits.iter().flat_map(|c| c.flags.clone()).collect()),
+            other => panic!("{p}: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("pin".to_string(), set(&["pin"])),
+            ("synthesis".to_string(), set(&["smallvec"]))
+        ],
+        "{}",
+        r.text
+    );
+    // The second phase reused every measurement of the first: 2 + 2k variants in all.
+    assert_eq!(m.built.len(), 12);
 }

@@ -27,6 +27,9 @@ pub struct JudgeOptions {
 /// One judged pair.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// Variant names of the two sides.
+    pub reference: String,
+    pub candidate: String,
     pub verdict: Verdict,
     /// The metric's row.
     pub metric: PhaseComparison,
@@ -187,6 +190,8 @@ impl<'a> Judge<'a> {
                 ))
             })?;
         Ok(Outcome {
+            reference: reference.name.clone(),
+            candidate: candidate.name.clone(),
             verdict: metric.verdict,
             metric,
             comparison,

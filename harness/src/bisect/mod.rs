@@ -58,8 +58,8 @@ pub struct FlagsArgs {
     /// Circuit preset (default: the suite's first).
     #[arg(long)]
     pub circuit: Option<String>,
-    /// Phase to judge by (`total` = end-to-end time).
-    #[arg(long, default_value = "total")]
+    /// Phase to judge by (`total` = end-to-end time; `auto` = every phase that regressed).
+    #[arg(long, default_value = "auto")]
     pub metric: String,
     /// Repetitions per variant to start with.
     #[arg(long, default_value_t = 5)]
@@ -163,7 +163,8 @@ pub struct Settings {
 }
 
 pub struct FlagsRun {
-    pub answer: flags::FlagsAnswer,
+    /// One answer per bisected metric (several with `--metric auto`).
+    pub answers: Vec<(String, flags::FlagsAnswer)>,
     pub text: String,
     pub exit: ExitCode,
     pub cost: report::Cost,
@@ -224,23 +225,34 @@ pub fn run_flags(
     };
     let mut judge = judge::Judge::new(measurer, st, Some(state_path.to_path_buf()), opts, progress);
     judge.save()?;
-    let answer = flags::bisect_flags(&mut judge, space, a.factorial)?;
+    let answers = if a.metric == flags::AUTO {
+        flags::bisect_auto(&mut judge, space, a.factorial)?
+    } else {
+        vec![(a.metric.clone(), flags::bisect_flags(&mut judge, space, a.factorial)?)]
+    };
     let cost = report::Cost {
         builds: judge.state.built.len(),
         runs: judge.state.runs,
         fresh_runs: judge.fresh_runs,
     };
-    let text = report::render(space, &a.metric, &answer, &cost);
+    let text = report::render(space, &answers, &cost);
     judge.state.answer = Some(text.clone());
     judge.save()?;
-    let exit = match &answer.finding {
-        flags::Finding::NoChange(_) => ExitCode::Ok,
-        flags::Finding::Undecided(_) => ExitCode::Error,
-        flags::Finding::Located { target, .. } if *target == crate::model::Verdict::Regressed => ExitCode::Regression,
-        flags::Finding::Located { .. } => ExitCode::Ok,
+    let regressed = answers.iter().any(|(_, x)| {
+        matches!(&x.finding, flags::Finding::Located { target, .. } if *target == crate::model::Verdict::Regressed)
+    });
+    let undecided = answers
+        .iter()
+        .all(|(_, x)| matches!(x.finding, flags::Finding::Undecided(_)));
+    let exit = if regressed {
+        ExitCode::Regression
+    } else if undecided {
+        ExitCode::Error
+    } else {
+        ExitCode::Ok
     };
     Ok(FlagsRun {
-        answer,
+        answers,
         text,
         exit,
         cost,
