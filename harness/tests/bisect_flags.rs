@@ -98,6 +98,8 @@ fn one_culprit_among_five_flags_with_its_phase_and_cached_builds() {
     assert_eq!(m.built.len(), 12);
     assert_eq!(r.cost.builds, 12);
     assert_eq!(r.cost.runs, m.runs);
+    assert!(r.text.contains("cost: 12 variant build(s)"), "{}", r.text);
+    assert!(r.text.contains("2^5 = 32 builds"), "{}", r.text);
 }
 
 #[test]

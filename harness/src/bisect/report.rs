@@ -62,6 +62,15 @@ pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost) -> 
         s.push_str(&render_one(space, metric, ans));
     }
     let k = space.flags.len();
+    let _ = writeln!(
+        s,
+        "cost: {} variant build(s) and {} run(s) ({} this session) for {k} flag(s); \
+         trying every combination is 2^{k} = {} builds.",
+        cost.builds,
+        cost.runs,
+        cost.fresh_runs,
+        1u64 << k.min(63)
+    );
     s
 }
 
