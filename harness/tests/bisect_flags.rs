@@ -299,3 +299,42 @@ fn auto_metric_bisects_each_regressed_phase() {
     // The second phase reused every measurement of the first: 2 + 2k variants in all.
     assert_eq!(m.built.len(), 12);
 }
+
+/// The command line end to end, through the real build/run path with the mock runner.
+#[test]
+fn cli_bisect_flags_with_the_mock_runner() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.json");
+    std::fs::write(
+        &spec,
+        r#"{"effects": {"presize": {"msm_l": 1.5}}, "noise": 0.01, "seed": 5}"#,
+    )
+    .unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("phaseline.toml");
+    let state = dir.path().join("state.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_phaseline"))
+        .args(["--config"])
+        .arg(&config)
+        .args([
+            "bisect",
+            "flags",
+            "--good",
+            "",
+            "--bad",
+            "smallvec,presize,par-bg2",
+            "--circuit",
+            "tiny",
+        ])
+        .args(["--runner", env!("CARGO_BIN_EXE_phaseline-mock-prover"), "--state"])
+        .arg(&state)
+        .env("PHASELINE_MOCK_SPEC", &spec)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("answer: A2 presize: +"), "{out}\n{err}");
+    assert!(out.contains("in `msm_l`"), "{out}\n{err}");
+    assert!(err.contains("[screen 1/3]"), "progress lines go to stderr: {err}");
+    assert!(state.is_file());
+}
