@@ -227,9 +227,19 @@ fn an_interrupted_bisect_resumes_from_its_state_file() {
         "resume rebuilt a stored variant"
     );
     assert!(r.cost.fresh_runs < r.cost.runs);
-    // A resumed state must match the parameters it was made with.
+    // Resuming with another metric or cap reuses the samples; another feature set is refused.
     let mut other = args(false, true);
-    other.metric = "msm_l".into();
+    other.metric = "msm_b_g2".into();
+    other.max_reps = 30;
+    let runs_before = fresh.runs;
+    let r2 = bisect(&mut fresh, &other, &path).unwrap();
+    assert_eq!(culprit_sets(&r2), vec![(set(&["par-bg2", "presize"]), true)]);
+    assert!(
+        fresh.runs - runs_before < r.cost.runs,
+        "the metric change re-measured everything"
+    );
+    let mut other = args(false, true);
+    other.suite = "synth".into();
     let e = bisect(&mut fresh, &other, &path).err().expect("mismatch");
     assert!(e.to_string().contains("other parameters"), "{e}");
     std::fs::write(&path, b"{ truncated").unwrap();
