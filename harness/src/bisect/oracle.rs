@@ -1,6 +1,6 @@
 //! `phaseline bisect oracle`: the good/bad test for `git bisect run`. Builds the
 //! checked-out commit, measures it against a reference commit built and
-//! measured in the same session on the same machine (interleaved, ABBA), or
+//! measured in the same invocation on the same machine (interleaved, ABBA), or
 //! against a stored baseline of this testbed, and answers through its exit
 //! code: 0 good, 1 bad (the metric regressed), 125 skip (this commit cannot be
 //! built or the comparison stays inconclusive at the repetition cap), 128

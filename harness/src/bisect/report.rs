@@ -64,7 +64,7 @@ pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost) -> 
     let k = space.flags.len();
     let _ = writeln!(
         s,
-        "cost: {} variant build(s) and {} run(s) ({} this session) for {k} flag(s); \
+        "cost: {} variant build(s) and {} run(s) ({} by this invocation) for {k} flag(s); \
          trying every combination is 2^{k} = {} builds.",
         cost.builds,
         cost.runs,
