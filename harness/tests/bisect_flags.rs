@@ -5,6 +5,7 @@ use phaseline::bisect::flags::Finding;
 use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::bisect::space::{parse_features, Space};
 use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
+use phaseline::compare::CompareOptions;
 use phaseline::model::{Run, Variant};
 use phaseline::{ExitCode, HarnessError};
 use std::collections::BTreeSet;
@@ -64,16 +65,13 @@ fn space() -> Space {
 fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun, HarnessError> {
     let set = Settings {
         circuit: "mock".into(),
-        threshold: 0.03,
-        seed: 1,
-        alpha: 0.05,
-        resamples: 2000,
+        compare: CompareOptions::default(),
     };
     run_flags(&space(), a, &set, m, state, &mut |_l: &str| {})
 }
 
 fn culprit_sets(r: &FlagsRun) -> Vec<(Vec<String>, bool)> {
-    match &r.answer.finding {
+    match &r.answers[0].1.finding {
         Finding::Located { culprits, .. } => culprits
             .iter()
             .map(|c| (c.flags.iter().cloned().collect(), c.interaction))
@@ -100,6 +98,8 @@ fn one_culprit_among_five_flags_with_its_phase_and_cached_builds() {
     assert_eq!(m.built.len(), 12);
     assert_eq!(r.cost.builds, 12);
     assert_eq!(r.cost.runs, m.runs);
+    assert!(r.text.contains("cost: 12 variant build(s)"), "{}", r.text);
+    assert!(r.text.contains("2^5 = 32 builds"), "{}", r.text);
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn factorial_fit_names_the_interaction_term() {
     let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
     let mut m = MockMeasurer::new(sc).unwrap();
     let r = bisect(&mut m, &args(true, false), &dir.path().join("s.json")).unwrap();
-    let fit = r.answer.factorial.as_ref().expect("factorial requested");
+    let fit = r.answers[0].1.factorial.as_ref().expect("factorial requested");
     assert_eq!(fit.points, 32);
     let term = |f: &[&str]| fit.terms.iter().find(|t| t.flags == set(f)).unwrap();
     let pair = term(&["par-bg2", "presize"]);
@@ -154,7 +154,7 @@ fn no_culprit_when_nothing_changed() {
     let dir = tempfile::tempdir().unwrap();
     let mut m = MockMeasurer::new(scenario(vec![])).unwrap();
     let r = bisect(&mut m, &args(false, false), &dir.path().join("s.json")).unwrap();
-    assert!(matches!(r.answer.finding, Finding::NoChange(_)), "{}", r.text);
+    assert!(matches!(r.answers[0].1.finding, Finding::NoChange(_)), "{}", r.text);
     assert_eq!(r.exit, ExitCode::Ok);
     assert!(r.text.contains("no culprit"));
     // Only good and bad were measured.
@@ -171,7 +171,7 @@ fn a_noisy_flag_is_reported_inconclusive_not_guessed() {
     let r = bisect(&mut m, &args(false, false), &path).unwrap();
     println!("{}", r.text);
     assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
-    match &r.answer.finding {
+    match &r.answers[0].1.finding {
         Finding::Located { inconclusive, .. } => assert_eq!(inconclusive, &set(&["window-tune"])),
         _ => unreachable!(),
     }
@@ -227,9 +227,19 @@ fn an_interrupted_bisect_resumes_from_its_state_file() {
         "resume rebuilt a stored variant"
     );
     assert!(r.cost.fresh_runs < r.cost.runs);
-    // A resumed state must match the parameters it was made with.
+    // Resuming with another metric or cap reuses the samples; another feature set is refused.
     let mut other = args(false, true);
-    other.metric = "msm_l".into();
+    other.metric = "msm_b_g2".into();
+    other.max_reps = 30;
+    let runs_before = fresh.runs;
+    let r2 = bisect(&mut fresh, &other, &path).unwrap();
+    assert_eq!(culprit_sets(&r2), vec![(set(&["par-bg2", "presize"]), true)]);
+    assert!(
+        fresh.runs - runs_before < r.cost.runs,
+        "the metric change re-measured everything"
+    );
+    let mut other = args(false, true);
+    other.suite = "synth".into();
     let e = bisect(&mut fresh, &other, &path).err().expect("mismatch");
     assert!(e.to_string().contains("other parameters"), "{e}");
     std::fs::write(&path, b"{ truncated").unwrap();
@@ -249,4 +259,92 @@ fn bad_arguments_are_clear_errors() {
     let e = bisect(&mut m, &a, &dir.path().join("b.json")).err().unwrap();
     assert!(e.to_string().contains("no_such_phase"), "{e}");
     assert!(Space::new(vec!["pin".into()], vec!["pin".into()]).is_err());
+}
+
+#[test]
+fn auto_metric_finds_a_phase_regression_that_total_hides() {
+    // selftest-like: +30 ms in msm_l, while smallvec saves 30 ms of synthesis.
+    let sc = scenario(vec![(&["pin"], "msm_l", 30.0), (&["smallvec"], "synthesis", -30.0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut m = MockMeasurer::new(sc.clone()).unwrap();
+    let r = bisect(&mut m, &args(false, false), &dir.path().join("total.json")).unwrap();
+    assert!(matches!(r.answers[0].1.finding, Finding::NoChange(_)), "{}", r.text);
+    let mut auto = args(false, false);
+    auto.metric = "auto".into();
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &auto, &dir.path().join("auto.json")).unwrap();
+    let phases: Vec<&str> = r.answers.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(phases, vec!["msm_l"], "{}", r.text);
+    assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)]);
+    assert!(r.text.contains("answer: pin: +"), "{}", r.text);
+    assert!(r.text.contains("in `msm_l`"), "{}", r.text);
+    assert_eq!(r.exit, ExitCode::Regression);
+}
+
+#[test]
+fn auto_metric_bisects_each_regressed_phase() {
+    let sc = scenario(vec![(&["pin"], "pin", 300.0), (&["smallvec"], "synthesis", 250.0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut auto = args(false, false);
+    auto.metric = "auto".into();
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &auto, &dir.path().join("auto.json")).unwrap();
+    let found: Vec<(String, Vec<String>)> = r
+        .answers
+        .iter()
+        .map(|(p, a)| match &a.finding {
+            Finding::Located { culprits, .. } => (p.clone(), culprits.iter().flat_map(|c| c.flags.clone()).collect()),
+            other => panic!("{p}: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("pin".to_string(), set(&["pin"])),
+            ("synthesis".to_string(), set(&["smallvec"]))
+        ],
+        "{}",
+        r.text
+    );
+    // The second phase reused every measurement of the first: 2 + 2k variants in all.
+    assert_eq!(m.built.len(), 12);
+}
+
+/// The command line end to end, through the real build/run path with the mock runner.
+#[test]
+fn cli_bisect_flags_with_the_mock_runner() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.json");
+    std::fs::write(
+        &spec,
+        r#"{"effects": {"presize": {"msm_l": 1.5}}, "noise": 0.01, "seed": 5}"#,
+    )
+    .unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("phaseline.toml");
+    let state = dir.path().join("state.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_phaseline"))
+        .args(["--config"])
+        .arg(&config)
+        .args([
+            "bisect",
+            "flags",
+            "--good",
+            "",
+            "--bad",
+            "smallvec,presize,par-bg2",
+            "--circuit",
+            "tiny",
+        ])
+        .args(["--runner", env!("CARGO_BIN_EXE_phaseline-mock-prover"), "--state"])
+        .arg(&state)
+        .env("PHASELINE_MOCK_SPEC", &spec)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("answer: A2 presize: +"), "{out}\n{err}");
+    assert!(out.contains("in `msm_l`"), "{out}\n{err}");
+    assert!(err.contains("[screen 1/3]"), "progress lines go to stderr: {err}");
+    assert!(state.is_file());
 }

@@ -82,6 +82,11 @@ fn scratch() -> (tempfile::TempDir, Vec<String>) {
     git(d, &["config", "user.name", "test"]);
     git(d, &["config", "commit.gpgsign", "false"]);
     std::fs::write(d.join("phaseline.toml"), CONFIG).unwrap();
+    std::fs::write(
+        d.join("Cargo.toml"),
+        "[package]\nname = \"scratch\"\nversion = \"0.1.0\"\n\n[features]\nsmallvec = []\n",
+    )
+    .unwrap();
     let mock = env!("CARGO_BIN_EXE_phaseline-mock-prover");
     std::fs::write(
         d.join("runner.sh"),
@@ -182,4 +187,59 @@ fn git_bisect_run_finds_the_planted_slow_commit() {
     assert!(o.status.success(), "{out}");
     assert!(out.contains(&format!("{} is the first bad commit", c[3])), "{out}");
     git(d, &["bisect", "reset"]);
+}
+
+#[test]
+fn oracle_against_a_stored_baseline() {
+    let (t, c) = scratch();
+    let d = t.path();
+    git(d, &["checkout", "-q", &c[0]]);
+    let run = |args: &[&str]| {
+        let o = Command::new(phaseline()).args(args).current_dir(d).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.code().unwrap_or(-1), text)
+    };
+    let (code, out) = run(&[
+        "run",
+        "--suite",
+        "e2e",
+        "--variant",
+        "base=",
+        "--reps",
+        "6",
+        "--runner",
+        "./runner.sh",
+        "--out",
+        "runs/good",
+        "--progress",
+        "quiet",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = run(&["baseline", "save", "good", "--from", "runs/good"]);
+    assert_eq!(code, 0, "{out}");
+    let oracle = |rev: &str, name: &str| {
+        git(d, &["checkout", "-q", rev]);
+        run(&[
+            "bisect",
+            "oracle",
+            "--baseline",
+            name,
+            "--runner",
+            "runner.sh",
+            "--metric",
+            "msm_l",
+            "--reps",
+            "5",
+        ])
+    };
+    let (code, out) = oracle(&c[1], "good");
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = oracle(&c[4], "good");
+    assert_eq!(code, 1, "{out}");
+    let (code, out) = oracle(&c[4], "no-such-baseline");
+    assert_eq!(code, 128, "{out}");
 }

@@ -7,8 +7,8 @@
 //! resampled within each design point).
 
 use super::judge::Judge;
-use super::rng::Rng;
 use super::space::{Space, Toggle};
+use crate::stats::SeededRng as Rng;
 use crate::HarnessError;
 
 pub const MAX_FULL: usize = 6;
@@ -101,13 +101,7 @@ fn hat(x: &[Vec<f64>]) -> Result<Vec<Vec<f64>>, HarnessError> {
 }
 
 fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    crate::stats::quantile::median_in_place(v).unwrap_or(f64::NAN)
 }
 
 /// Fits the model from per-point samples of the metric (pure, seeded).
@@ -190,7 +184,7 @@ pub fn factorial(judge: &mut Judge, space: &Space) -> Result<FactorialFit, Harne
         }
         samples.push(vals);
     }
-    let terms = fit(&space.flags, &points, &samples, judge.opts.seed, 400)?;
+    let terms = fit(&space.flags, &points, &samples, judge.opts.compare.bootstrap_seed, 400)?;
     Ok(FactorialFit {
         points: points.len(),
         fractional,

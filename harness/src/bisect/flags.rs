@@ -9,8 +9,11 @@ use super::factorial::{factorial, FactorialFit};
 use super::judge::{describe, Judge, Outcome};
 use super::screen::{screen, Class, Screen};
 use super::space::{Space, Toggle};
-use crate::model::Verdict;
+use crate::model::{Verdict, TOTAL};
 use crate::HarnessError;
+
+/// `--metric auto`: bisect every phase that regressed between good and bad.
+pub const AUTO: &str = "auto";
 
 /// A flag, or a set of flags that only together, moves the metric.
 #[derive(Clone, Debug)]
@@ -175,4 +178,66 @@ pub fn bisect_flags(judge: &mut Judge, space: &Space, with_factorial: bool) -> R
         screen: Some(sc),
         factorial,
     })
+}
+
+/// `--metric auto`: compares good and bad on every phase (more repetitions
+/// while nothing regressed and something is undecided), then bisects each
+/// regressed phase in turn, largest change first. Samples are shared, so a
+/// second phase costs comparisons, rarely measurements.
+pub fn bisect_auto(
+    judge: &mut Judge,
+    space: &Space,
+    with_factorial: bool,
+) -> Result<Vec<(String, FlagsAnswer)>, HarnessError> {
+    let good = space.variant(&Toggle::new());
+    let bad = space.variant(&space.all());
+    judge.opts.metric = TOTAL.to_string();
+    let mut n = judge.opts.reps;
+    let whole = loop {
+        judge.ensure(&[&good, &bad], n)?;
+        let o = judge.compare_now(&good, &bad)?;
+        let regressed = o.comparison.rows.iter().any(|r| r.verdict == Verdict::Regressed);
+        let undecided = o.comparison.rows.iter().any(|r| r.verdict == Verdict::Inconclusive);
+        if regressed || !undecided || n >= judge.opts.max_reps {
+            break o;
+        }
+        n = (n * 2).min(judge.opts.max_reps);
+        judge.say(format!(
+            "[whole] nothing regressed yet and some phases undecided: n={n}"
+        ));
+    };
+    let mut targets: Vec<&crate::model::PhaseComparison> = whole
+        .comparison
+        .rows
+        .iter()
+        .filter(|r| r.phase != TOTAL && r.verdict == Verdict::Regressed)
+        .collect();
+    targets.sort_by(|a, b| {
+        let d = |r: &crate::model::PhaseComparison| r.cand_median_ms - r.ref_median_ms;
+        d(b).total_cmp(&d(a))
+    });
+    let mut phases: Vec<String> = targets.iter().map(|r| r.phase.clone()).collect();
+    if phases.is_empty() {
+        phases.push(TOTAL.to_string());
+    }
+    judge.say(format!(
+        "[whole] good -> bad regressed in: {}",
+        if targets.is_empty() {
+            "no single phase".to_string()
+        } else {
+            targets
+                .iter()
+                .map(|r| format!("`{}` {}", r.phase, describe(r)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    ));
+    let mut out = Vec::new();
+    for p in phases {
+        judge.opts.metric = p.clone();
+        judge.opts.threshold = judge.opts.compare.thresholds.relative(&p);
+        let a = bisect_flags(judge, space, with_factorial)?;
+        out.push((p, a));
+    }
+    Ok(out)
 }

@@ -5,9 +5,9 @@
 //! variant met twice is measured (and built) once, and the bank is saved after
 //! every measurement.
 
-use super::interim_compare::{compare_variants, PairOptions};
 use super::state::BisectState;
 use super::Measurer;
+use crate::compare::{compare_variants, CompareOptions};
 use crate::model::{Comparison, PhaseComparison, Run, Variant, Verdict, RUN_SCHEMA_VERSION};
 use crate::HarnessError;
 use std::path::PathBuf;
@@ -18,15 +18,18 @@ pub struct JudgeOptions {
     pub metric: String,
     pub reps: usize,
     pub max_reps: usize,
+    /// Relative noise threshold of the metric phase (also the additivity tolerance).
     pub threshold: f64,
-    pub alpha: f64,
-    pub seed: u64,
-    pub resamples: usize,
+    /// Statistics of each comparison.
+    pub compare: CompareOptions,
 }
 
 /// One judged pair.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// Variant names of the two sides.
+    pub reference: String,
+    pub candidate: String,
     pub verdict: Verdict,
     /// The metric's row.
     pub metric: PhaseComparison,
@@ -170,13 +173,7 @@ impl<'a> Judge<'a> {
     /// Compares two banked variants without measuring.
     pub fn compare_now(&self, reference: &Variant, candidate: &Variant) -> Result<Outcome, HarnessError> {
         let run = self.run_of(&[reference, candidate]);
-        let opts = PairOptions {
-            threshold: self.opts.threshold,
-            alpha: self.opts.alpha,
-            seed: self.opts.seed,
-            resamples: self.opts.resamples,
-        };
-        let comparison = compare_variants(&run, &reference.name, &candidate.name, &opts)?;
+        let comparison = compare_variants(&run, &reference.name, &candidate.name, &self.opts.compare)?;
         let metric = comparison
             .rows
             .iter()
@@ -193,6 +190,8 @@ impl<'a> Judge<'a> {
                 ))
             })?;
         Ok(Outcome {
+            reference: reference.name.clone(),
+            candidate: candidate.name.clone(),
             verdict: metric.verdict,
             metric,
             comparison,

@@ -2,9 +2,9 @@
 //! chosen flags (alone or only in combination) add time to chosen phases, with
 //! seeded relative noise. No build, no child process.
 
-use super::rng::Rng;
 use super::Measurer;
 use crate::model::{BuiltVariant, Case, Provenance, Run, Sample, Testbed, Variant, RUN_SCHEMA_VERSION, TOTAL};
+use crate::stats::SeededRng as Rng;
 use crate::HarnessError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,13 +8,11 @@
 pub mod ddmin;
 pub mod factorial;
 pub mod flags;
-pub mod interim_compare;
 pub mod judge;
 pub mod mock;
 pub mod oracle;
 pub mod real;
 pub mod report;
-pub mod rng;
 pub mod screen;
 pub mod space;
 pub mod state;
@@ -60,8 +58,8 @@ pub struct FlagsArgs {
     /// Circuit preset (default: the suite's first).
     #[arg(long)]
     pub circuit: Option<String>,
-    /// Phase to judge by (`total` = end-to-end time).
-    #[arg(long, default_value = "total")]
+    /// Phase to judge by (`total` = end-to-end time; `auto` = every phase that regressed).
+    #[arg(long, default_value = "auto")]
     pub metric: String,
     /// Repetitions per variant to start with.
     #[arg(long, default_value_t = 5)]
@@ -141,13 +139,15 @@ fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode,
         Some(p) => p.clone(),
         None => cfg.resolve(&cfg.runs_dir).join("..").join("bisect").join("state.json"),
     };
-    let settings = Settings {
-        circuit,
-        threshold: a.threshold.unwrap_or_else(|| cfg.threshold(&a.metric)),
-        seed: a.seed.unwrap_or(cfg.bootstrap_seed),
-        alpha: cfg.alpha,
-        resamples: cfg.resamples,
-    };
+    let mut compare = crate::commands::compare::options(cfg, false);
+    if let Some(t) = a.threshold {
+        compare.thresholds.default = t;
+        compare.thresholds.phases.insert(a.metric.clone(), t);
+    }
+    if let Some(s) = a.seed {
+        compare.bootstrap_seed = s;
+    }
+    let settings = Settings { circuit, compare };
     let mut progress = |l: &str| eprintln!("{l}");
     let out = run_flags(&space, a, &settings, &mut measurer, &path, &mut progress)?;
     print!("{}", out.text);
@@ -158,14 +158,13 @@ fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode,
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub circuit: String,
-    pub threshold: f64,
-    pub seed: u64,
-    pub alpha: f64,
-    pub resamples: usize,
+    /// Statistics of every comparison (alpha, per-phase thresholds, bootstrap seed).
+    pub compare: crate::compare::CompareOptions,
 }
 
 pub struct FlagsRun {
-    pub answer: flags::FlagsAnswer,
+    /// One answer per bisected metric (several with `--metric auto`).
+    pub answers: Vec<(String, flags::FlagsAnswer)>,
     pub text: String,
     pub exit: ExitCode,
     pub cost: report::Cost,
@@ -186,12 +185,8 @@ pub fn run_flags(
             a.reps, a.max_reps
         )));
     }
-    if !(set.threshold.is_finite() && (0.0..1.0).contains(&set.threshold)) {
-        return Err(HarnessError::Invalid(format!(
-            "--threshold {} is not in [0, 1)",
-            set.threshold
-        )));
-    }
+    set.compare.validate()?;
+    let threshold = set.compare.thresholds.relative(&a.metric);
     let params = state::Params {
         good: space.good.clone(),
         bad: space.bad.clone(),
@@ -200,8 +195,8 @@ pub fn run_flags(
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: set.threshold,
-        seed: set.seed,
+        threshold,
+        seed: set.compare.bootstrap_seed,
     };
     let st = if a.resume {
         let st = state::BisectState::load(state_path, &params)?;
@@ -225,30 +220,39 @@ pub fn run_flags(
         metric: a.metric.clone(),
         reps: a.reps,
         max_reps: a.max_reps,
-        threshold: set.threshold,
-        alpha: set.alpha,
-        seed: set.seed,
-        resamples: set.resamples,
+        threshold,
+        compare: set.compare.clone(),
     };
     let mut judge = judge::Judge::new(measurer, st, Some(state_path.to_path_buf()), opts, progress);
     judge.save()?;
-    let answer = flags::bisect_flags(&mut judge, space, a.factorial)?;
+    let answers = if a.metric == flags::AUTO {
+        flags::bisect_auto(&mut judge, space, a.factorial)?
+    } else {
+        vec![(a.metric.clone(), flags::bisect_flags(&mut judge, space, a.factorial)?)]
+    };
     let cost = report::Cost {
         builds: judge.state.built.len(),
         runs: judge.state.runs,
         fresh_runs: judge.fresh_runs,
     };
-    let text = report::render(space, &a.metric, &answer, &cost);
+    let text = report::render(space, &answers, &cost);
     judge.state.answer = Some(text.clone());
     judge.save()?;
-    let exit = match &answer.finding {
-        flags::Finding::NoChange(_) => ExitCode::Ok,
-        flags::Finding::Undecided(_) => ExitCode::Error,
-        flags::Finding::Located { target, .. } if *target == crate::model::Verdict::Regressed => ExitCode::Regression,
-        flags::Finding::Located { .. } => ExitCode::Ok,
+    let regressed = answers.iter().any(|(_, x)| {
+        matches!(&x.finding, flags::Finding::Located { target, .. } if *target == crate::model::Verdict::Regressed)
+    });
+    let undecided = answers
+        .iter()
+        .all(|(_, x)| matches!(x.finding, flags::Finding::Undecided(_)));
+    let exit = if regressed {
+        ExitCode::Regression
+    } else if undecided {
+        ExitCode::Error
+    } else {
+        ExitCode::Ok
     };
     Ok(FlagsRun {
-        answer,
+        answers,
         text,
         exit,
         cost,

@@ -1,6 +1,6 @@
 //! `phaseline bisect oracle`: the good/bad test for `git bisect run`. Builds the
 //! checked-out commit, measures it against a reference commit built and
-//! measured in the same session on the same machine (interleaved, ABBA), or
+//! measured in the same invocation on the same machine (interleaved, ABBA), or
 //! against a stored baseline of this testbed, and answers through its exit
 //! code: 0 good, 1 bad (the metric regressed), 125 skip (this commit cannot be
 //! built or the comparison stays inconclusive at the repetition cap), 128
@@ -268,7 +268,13 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
         .ok_or_else(|| Stop::Abort(format!("suite `{suite_name}` names no circuit")))?;
     suite.circuits = vec![circuit.clone()];
     suite.partitions.truncate(1);
-    let threshold = a.threshold.unwrap_or_else(|| cfg.threshold(&a.metric));
+    let mut compare = crate::commands::compare::options(&cfg, false);
+    if let Some(t) = a.threshold {
+        compare.thresholds.default = t;
+        compare.thresholds.phases.insert(a.metric.clone(), t);
+    }
+    compare.validate().map_err(abort)?;
+    let threshold = compare.thresholds.relative(&a.metric);
     let base = BuildSettings::from_config(&cfg, None);
     let reference = Variant::new("reference", features.clone());
     let candidate = Variant::new("candidate", features.clone());
@@ -359,9 +365,7 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
         reps: a.reps,
         max_reps: a.max_reps,
         threshold,
-        alpha: cfg.alpha,
-        seed: cfg.bootstrap_seed,
-        resamples: cfg.resamples,
+        compare,
     };
     let mut say = |l: &str| eprintln!("oracle: {l}");
     let mut judge = Judge::new(&mut measurer, state, None, opts, &mut say);

@@ -52,9 +52,30 @@ pub struct Cost {
     pub fresh_runs: usize,
 }
 
-pub fn render(space: &Space, metric: &str, ans: &FlagsAnswer, cost: &Cost) -> String {
+/// The whole answer: one section per bisected metric, then the cost.
+pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost) -> String {
     let mut s = String::new();
+    for (metric, ans) in answers {
+        if answers.len() > 1 {
+            let _ = writeln!(s, "== phase `{metric}` ==");
+        }
+        s.push_str(&render_one(space, metric, ans));
+    }
     let k = space.flags.len();
+    let _ = writeln!(
+        s,
+        "cost: {} variant build(s) and {} run(s) ({} by this invocation) for {k} flag(s); \
+         trying every combination is 2^{k} = {} builds.",
+        cost.builds,
+        cost.runs,
+        cost.fresh_runs,
+        1u64 << k.min(63)
+    );
+    s
+}
+
+fn render_one(space: &Space, metric: &str, ans: &FlagsAnswer) -> String {
+    let mut s = String::new();
     match &ans.finding {
         Finding::NoChange(o) => {
             let _ = writeln!(
@@ -104,8 +125,8 @@ pub fn render(space: &Space, metric: &str, ans: &FlagsAnswer, cost: &Cost) -> St
                 let _ = writeln!(
                     s,
                     "  measured as {} -> {}; `{metric}` {}",
-                    c.outcome.comparison.reference,
-                    c.outcome.comparison.candidate,
+                    c.outcome.reference,
+                    c.outcome.candidate,
                     describe(&c.outcome.metric)
                 );
                 for r in rows.iter().skip(1) {
@@ -149,13 +170,5 @@ pub fn render(space: &Space, metric: &str, ans: &FlagsAnswer, cost: &Cost) -> St
             );
         }
     }
-    let _ = writeln!(
-        s,
-        "cost: {} variant build(s) and {} run(s) ({} this session) for {k} flag(s); trying every combination is 2^{k} = {} builds.",
-        cost.builds,
-        cost.runs,
-        cost.fresh_runs,
-        1u64 << k.min(63)
-    );
     s
 }

@@ -11,7 +11,8 @@ use std::path::Path;
 
 pub const STATE_SCHEMA_VERSION: u32 = 1;
 
-/// What a bisect asks; a resumed bisect must ask the same.
+/// What a bisect asks. A resumed bisect must measure the same thing (good,
+/// bad, suite, circuit); metric, repetitions, threshold and seed may change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Params {
     pub good: Vec<String>,
@@ -71,7 +72,7 @@ impl BisectState {
             .map_or(0, |v| v.iter().filter(|s| s.ok && !s.warmup).count())
     }
 
-    /// Loads a state file, checking its schema and that it belongs to `params`.
+    /// Loads a state file, checking its schema and that its samples answer `params`.
     pub fn load(path: &Path, params: &Params) -> Result<Self, HarnessError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| HarnessError::io(format!("reading bisect state {}", path.display()), e))?;
@@ -88,13 +89,24 @@ impl BisectState {
                 st.schema_version
             )));
         }
-        if &st.params != params {
+        let p = &st.params;
+        let same_samples =
+            (&p.good, &p.bad, &p.suite, &p.circuit) == (&params.good, &params.bad, &params.suite, &params.circuit);
+        if !same_samples {
             return Err(HarnessError::Invalid(format!(
-                "bisect state {} was made for other parameters ({:?}); rerun with those, or use another --state",
+                "bisect state {} was made for other parameters (good [{}], bad [{}], suite {}, circuit {}); \
+                 rerun with those, or use another --state",
                 path.display(),
-                st.params
+                p.good.join(","),
+                p.bad.join(","),
+                p.suite,
+                p.circuit
             )));
         }
+        // The samples stay valid under another metric, repetition cap, threshold or seed:
+        // the decisions are replayed from them with the new settings.
+        let mut st = st;
+        st.params = params.clone();
         Ok(st)
     }
 
