@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One measurement session on a GPU host: setup times, the flag matrix of our
+# One measurement sitting on a GPU host: setup times, the flag matrix of our
 # GPU backend, our CPU backend, bellperson's CPU prover and supraseal-c2 on the
 # same circuits, then an `xl` proof, all in one process tree and one sitting.
 #
