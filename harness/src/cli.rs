@@ -73,6 +73,9 @@ pub struct RunArgs {
     /// Warm-up repetitions (stored, never compared).
     #[arg(long)]
     pub warmup: Option<usize>,
+    /// In-process warm-up iterations before each measured repetition (alternate mode).
+    #[arg(long, value_name = "N")]
+    pub inner_warmup: Option<usize>,
     /// Circuit preset replacing the suites' presets.
     #[arg(long = "circuit", value_name = "PRESET")]
     pub circuit: Option<String>,

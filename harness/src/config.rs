@@ -63,6 +63,13 @@ pub struct Suite {
     pub reps: usize,
     #[serde(default)]
     pub warmup: usize,
+    /// In-process warm-up iterations before each measured repetition in
+    /// `alternate` mode (the runner's `--warmup`): the sample is then a warm
+    /// iteration (allocator, caches, lazily initialised state), while each
+    /// repetition still runs in its own process. `block` mode ignores it (its
+    /// warm-ups are already in-process).
+    #[serde(default)]
+    pub inner_warmup: usize,
     /// Per child process (per repetition in `alternate`, per repetition times
     /// the count in `block`).
     pub timeout_s: f64,

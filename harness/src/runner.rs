@@ -137,7 +137,7 @@ fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, json: &std::path:
         (s.reps, s.warmup, 1)
     } else {
         // Same witness for every variant at one repetition, a new one per repetition.
-        (1, 0, 1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 })
+        (1, s.inner_warmup, 1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 })
     };
     let mut a: Vec<OsString> = vec![
         s.mode.clone().into(),
@@ -192,7 +192,9 @@ fn run_task(
     let s = &spec.suites[t.suite].1;
     let json = tmp.join(format!("rec-{}.jsonl", *order));
     let n_children = if t.block { s.reps + s.warmup } else { 1 };
-    let timeout = Duration::from_secs_f64(s.timeout_s * n_children as f64);
+    // Records the child writes: in alternate mode its in-process warm-ups come first.
+    let n_records = if t.block { n_children } else { 1 + s.inner_warmup };
+    let timeout = Duration::from_secs_f64(s.timeout_s * n_records as f64);
     let job = Job {
         program: PathBuf::from(&bv.binary),
         args: args_for(spec, s, case, t, &json),
@@ -221,16 +223,29 @@ fn run_task(
     if !o.success() {
         return Ok(fail_all(o.failure(timeout), order));
     }
-    let recs = match record::read(&json) {
+    let mut recs = match record::read(&json) {
         Ok(r) => r,
         Err(e) => return Ok(fail_all(format!("{e}; stderr tail: {}", o.stderr_tail.trim()), order)),
     };
     let _ = std::fs::remove_file(&json);
-    if recs.len() != n_children {
+    if recs.len() != n_records {
         return Ok(fail_all(
-            format!("runner wrote {} records, expected {n_children}", recs.len()),
+            format!("runner wrote {} records, expected {n_records}", recs.len()),
             order,
         ));
+    }
+    if !t.block {
+        // The in-process warm-ups are not samples; the measured record is the last one.
+        if recs[..s.inner_warmup].iter().any(|r| !r.warmup) || recs[s.inner_warmup].warmup {
+            return Ok(fail_all(
+                format!(
+                    "runner's records are not {} in-process warm-up(s) then one measured repetition",
+                    s.inner_warmup
+                ),
+                order,
+            ));
+        }
+        recs.drain(..s.inner_warmup);
     }
     let expect = record::Expect {
         mode: &s.mode,
@@ -347,6 +362,7 @@ pub fn measure(spec: &MeasureSpec) -> Result<Run, HarnessError> {
         settings.insert(format!("suite.{name}.timeout_s"), s.timeout_s.to_string());
         settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
         settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
+        settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
     }
     settings.extend(spec.build.describe());
     settings.insert("params_dir".into(), spec.params_dir.display().to_string());

@@ -182,3 +182,51 @@ fn delay_injected_into_one_variant_is_caught_within_the_run() {
     assert_eq!(o.code, 0, "{}", o.all());
     assert_error(&ws.run(&["compare", "n", "--variants", "ref"], None), &["REF,CAND"]);
 }
+
+#[test]
+fn inner_warmup_measures_a_warm_iteration_in_each_process() {
+    let ws = Ws::mock();
+    // The first iteration in every mock process is 3x slower (a cold start).
+    let spec = ws.spec("cold.json", r#"{"seed": 3, "noise": 0.01, "cold_factor": 3.0}"#);
+    let synthesis = |dir: &str| -> Vec<f64> {
+        let run: Value =
+            serde_json::from_str(&std::fs::read_to_string(ws.path(dir).join("run.json")).unwrap()).unwrap();
+        assert_eq!(
+            run["provenance"]["settings"]["suite.synth.inner_warmup"],
+            if dir == "warm" { "1" } else { "0" }
+        );
+        run["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["warmup"] == false)
+            .map(|s| s["phases"]["synthesis"].as_f64().unwrap())
+            .collect()
+    };
+    for (dir, inner) in [("cold", "0"), ("warm", "1")] {
+        let o = ws.run(
+            &[
+                "run",
+                "--suite",
+                "synth",
+                "--variant",
+                "baseline=",
+                "--reps",
+                "4",
+                "--inner-warmup",
+                inner,
+                "--out",
+                dir,
+            ],
+            Some(&spec),
+        );
+        assert_eq!(o.code, 0, "{}", o.all());
+    }
+    let (cold, warm) = (synthesis("cold"), synthesis("warm"));
+    assert_eq!((cold.len(), warm.len()), (4, 4), "one measured sample per repetition");
+    let (cmin, wmax) = (
+        cold.iter().copied().fold(f64::MAX, f64::min),
+        warm.iter().copied().fold(0.0, f64::max),
+    );
+    assert!(cmin > 2.5 * wmax, "cold {cold:?} vs warm {warm:?}");
+}

@@ -92,6 +92,8 @@ struct Spec {
     sleep: bool,
     /// Mix the clock into the seed: independent noise in every process.
     fresh_noise: bool,
+    /// Factor on every phase of a process's first iteration (a cold start).
+    cold_factor: Option<f64>,
 }
 
 fn spec() -> Spec {
@@ -232,6 +234,9 @@ fn run(mode: &str, c: &Common, backend: &str) {
             let mut ms = s.phases.get(name).copied().unwrap_or(base) * scale(&c.circuit) * c.partitions as f64;
             for f in &feats {
                 ms *= s.effects.get(f).and_then(|e| e.get(name)).copied().unwrap_or(1.0);
+            }
+            if rep == 0 {
+                ms *= s.cold_factor.unwrap_or(1.0);
             }
             ms = (ms * (1.0 + noise * rng.normal())).max(0.0) + delays.get(name).copied().unwrap_or(0.0);
             if s.sleep {

@@ -86,6 +86,9 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
         if let Some(w) = a.warmup {
             s.warmup = w;
         }
+        if let Some(w) = a.inner_warmup {
+            s.inner_warmup = w;
+        }
         if let Some(c) = &a.circuit {
             s.circuits = vec![c.clone()];
         }
