@@ -8,12 +8,16 @@
 # usage: scripts/delay-trials.sh SUITE CIRCUIT PHASE MS TRIALS REPS [RUN OPTIONS...]
 #        (extra options go to `phaseline run`, e.g. --runner for the mock runner)
 # env:   PHASELINE (the phaseline binary; default target/release/phaseline)
+#        TRIALS_DIR (where the runs are kept; default a new temporary directory)
+# Output: one CSV line per trial: exit code of `compare`, the regressed phases,
+# and PHASE's median ratio slow/ref with its bootstrap 95% interval.
 set -euo pipefail
 suite=$1 circuit=$2 phase=$3 ms=$4 trials=$5 reps=$6
 shift 6
 bin=${PHASELINE:-target/release/phaseline}
-out=$(mktemp -d)
-echo "kind,trial,exit,regressed_phases"
+out=${TRIALS_DIR:-$(mktemp -d)}
+mkdir -p "$out"
+echo "kind,trial,exit,regressed_phases,ratio,ci_low,ci_high"
 for kind in delay none; do
   for i in $(seq 1 "$trials"); do
     delay=()
@@ -25,7 +29,8 @@ for kind in delay none; do
     code=$?
     set -e
     regressed=$(awk -F, 'NR > 1 && $20 == "regressed" { printf "%s ", $9 }' "$out/$kind-$i.csv")
-    echo "$kind,$i,$code,$regressed"
+    interval=$(awk -F, -v p="$phase" 'NR > 1 && $9 == p { printf "%.4f,%.4f,%.4f", $14, $15, $16 }' "$out/$kind-$i.csv")
+    echo "$kind,$i,$code,$regressed,$interval"
   done
 done
 echo "# runs kept in $out" >&2
