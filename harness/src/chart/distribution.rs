@@ -145,11 +145,7 @@ impl Chart for Distribution {
         entries.push(LegendEntry::new("box: 25-75th pct", BLACK, Swatch::Line));
         entries.push(LegendEntry::new("bar: median", BLACK, Swatch::Line));
         for note in &self.notes {
-            entries.push(LegendEntry::new(
-                note.chars().take(28).collect::<String>(),
-                BLACK,
-                Swatch::Dashed,
-            ));
+            entries.push(LegendEntry::note(note, BLACK, 28));
         }
         render::draw_legend(&legend, "variant (marker)", &entries)
     }

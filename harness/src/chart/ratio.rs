@@ -189,8 +189,7 @@ impl Chart for RatioChart {
         ];
         for b in self.bars.iter().filter(|b| b.ratio.is_none()) {
             let why = b.note.as_deref().unwrap_or("no ratio");
-            let text: String = format!("{}: {why}", b.phase).chars().take(30).collect();
-            entries.push(LegendEntry::new(text, marks::NEUTRAL, Swatch::Dashed));
+            entries.push(LegendEntry::note(&format!("{}: {why}", b.phase), marks::NEUTRAL, 30));
         }
         render::draw_legend(&legend, "marks", &entries)
     }

@@ -143,13 +143,9 @@ impl Chart for Stacked {
                 .draw_series(std::iter::once(Text::new(label, (x, top + max / div * 0.015), style)))
                 .ce()?;
         }
-        let mut entries: Vec<LegendEntry> = self
-            .phases
-            .iter()
-            .map(|p| LegendEntry::new(p.clone(), phase_color(p), Swatch::Box))
-            .collect();
+        let mut entries: Vec<LegendEntry> = self.phases.iter().map(|p| LegendEntry::phase(p, Swatch::Box)).collect();
         if self.bars.iter().any(|b| b.segments.iter().any(|s| s.0 == UNACCOUNTED)) {
-            entries.push(LegendEntry::new(UNACCOUNTED, phase_color(UNACCOUNTED), Swatch::Box));
+            entries.push(LegendEntry::phase(UNACCOUNTED, Swatch::Box));
         }
         entries.push(LegendEntry::new("median total", BLACK, Swatch::Line));
         render::draw_legend(&legend, "phase (top level)", &entries)

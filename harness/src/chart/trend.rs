@@ -126,7 +126,7 @@ impl Chart for Trend {
         let mut entries: Vec<LegendEntry> = self
             .lines
             .iter()
-            .map(|l| LegendEntry::new(l.phase.clone(), phase_color(&l.phase), Swatch::Line))
+            .map(|l| LegendEntry::phase(&l.phase, Swatch::Line))
             .collect();
         if let Some(b) = &self.baseline {
             entries.push(LegendEntry::new(format!("band: {b} min-max"), BLACK, Swatch::Band));
