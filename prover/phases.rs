@@ -1,26 +1,9 @@
 //! An in-process recorder of named phases: name, parent, start offset,
 //! duration and thread, kept as data (never printed as log lines).
 
-use serde::{Deserialize, Serialize};
+pub use phaseline_record::{covered_ms, Phase};
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// One timed span.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Phase {
-    pub name: String,
-    /// Parent phase name, for nested phases (`intt` inside `ntt_h`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
-    /// Start offset from the recorder's origin, in milliseconds.
-    pub start_ms: f64,
-    pub ms: f64,
-    /// Lane: the thread (or stream) that ran it.
-    pub thread: String,
-    /// Extra numbers (allocation counts, MSM sizes).
-    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
-    pub extra: serde_json::Map<String, serde_json::Value>,
-}
 
 /// Collects phases; shareable across threads.
 pub struct Recorder {
@@ -133,52 +116,9 @@ impl Recorder {
     }
 }
 
-/// Length of the union of the top-level spans (overlapping spans count once).
-pub fn covered_ms(phases: &[Phase]) -> f64 {
-    let mut spans: Vec<(f64, f64)> = phases
-        .iter()
-        .filter(|p| p.parent.is_none())
-        .map(|p| (p.start_ms, p.start_ms + p.ms))
-        .collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut total = 0.0;
-    let mut cur: Option<(f64, f64)> = None;
-    for (s, e) in spans {
-        match cur {
-            Some((cs, ce)) if s <= ce => cur = Some((cs, ce.max(e))),
-            Some((cs, ce)) => {
-                total += ce - cs;
-                cur = Some((s, e));
-            }
-            None => cur = Some((s, e)),
-        }
-    }
-    if let Some((cs, ce)) = cur {
-        total += ce - cs;
-    }
-    total
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn p(name: &str, s: f64, ms: f64) -> Phase {
-        Phase {
-            name: name.into(),
-            parent: None,
-            start_ms: s,
-            ms,
-            thread: "t".into(),
-            extra: Default::default(),
-        }
-    }
-
-    #[test]
-    fn union_counts_overlap_once() {
-        let v = vec![p("a", 0.0, 10.0), p("b", 5.0, 10.0), p("c", 20.0, 5.0)];
-        assert!((covered_ms(&v) - 20.0).abs() < 1e-9);
-    }
 
     #[test]
     fn recorder_nests() {

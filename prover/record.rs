@@ -3,30 +3,8 @@
 
 use crate::error::ProverError;
 use crate::phases::Phase;
+pub use phaseline_record::{CircuitInfo, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
-
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// Circuit facts of a record.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CircuitInfo {
-    pub name: String,
-    pub shape_id: String,
-    pub constraints: usize,
-    pub aux: usize,
-    pub inputs: usize,
-    pub partitions: usize,
-    pub domain_log2: u32,
-    pub aux_zero: usize,
-    pub aux_one: usize,
-    pub aux_other: usize,
-    /// Fraction of aux variables used in A.
-    pub a_aux_density: f64,
-    /// Fraction of aux variables used in B.
-    pub b_aux_density: f64,
-    /// Fraction of inputs used in B.
-    pub b_input_density: f64,
-}
 
 /// One repetition's record.
 #[derive(Clone, Debug, Serialize, Deserialize)]

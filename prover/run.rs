@@ -3,7 +3,7 @@
 
 use crate::alloc_count::{peak_rss_bytes, AllocCounts};
 use crate::build_info;
-use crate::circuits::presets::preset;
+use crate::circuits::presets::rep_circuits;
 use crate::circuits::PorepCircuit;
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
@@ -42,15 +42,7 @@ fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
     if o.partitions == 0 {
         return Err(ProverError::InvalidArgument("--partitions must be at least 1".into()));
     }
-    (0..o.partitions)
-        .map(|i| {
-            preset(
-                &o.circuit,
-                o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64),
-            )
-            .map_err(ProverError::UnknownPreset)
-        })
-        .collect()
+    rep_circuits(&o.circuit, o.partitions, o.seed, rep).map_err(ProverError::UnknownPreset)
 }
 
 fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {

@@ -15,6 +15,8 @@ const ROOTS: &[&str] = &[
     "Cargo.lock",
     "../../circuits/src",
     "../../circuits/Cargo.toml",
+    "../../record/src",
+    "../../record/Cargo.toml",
 ];
 
 fn walk(p: &Path, out: &mut Vec<PathBuf>) {

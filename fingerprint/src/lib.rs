@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 pub const SOURCE_ROOTS: &[&str] = &[
     "prover",
     "circuits",
+    "record",
     "cuda",
     "fingerprint/src",
     "build.rs",

@@ -1,7 +1,7 @@
 //! Bad inputs exit 2 with a clear message and leave no half-written file.
 
 mod common;
-use common::{assert_error, Ws};
+use common::{assert_error, run_args, Ws};
 
 #[test]
 fn config_with_unknown_key_is_refused() {
@@ -36,19 +36,7 @@ fn crashing_runner_is_a_failed_sample() {
     let ws = Ws::mock();
     let spec = ws.spec("crash.json", r#"{"behaviour": "crash"}"#);
     let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "baseline=",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--out",
-            "r",
-        ],
+        &run_args("synth", &["baseline="], "1", "r", &["--warmup", "0"]),
         Some(&spec),
     );
     assert_error(
@@ -56,8 +44,7 @@ fn crashing_runner_is_a_failed_sample() {
         &["exited with status 3", "simulated crash", "1 of 1 samples failed"],
     );
     // The run directory is complete and loadable, with the failure recorded.
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
+    let run = ws.run_json("r");
     assert_eq!(run["samples"][0]["ok"], false);
     assert!(run["samples"][0]["error"].as_str().unwrap().contains("simulated crash"));
     assert!(ws.temp_leftovers().is_empty());
@@ -70,53 +57,17 @@ fn record_missing_a_phase_is_refused_naming_it() {
         "miss.json",
         r#"{"behaviour": "missing_phase", "missing_phase": "msm_h"}"#,
     );
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "e2e",
-            "--variant",
-            "baseline=",
-            "--reps",
-            "1",
-            "--out",
-            "r",
-        ],
-        Some(&spec),
-    );
+    let o = ws.run(&run_args("e2e", &["baseline="], "1", "r", &[]), Some(&spec));
     assert_error(&o, &["missing phase `msm_h`"]);
     let spec = ws.spec("garbage.json", r#"{"behaviour": "garbage"}"#);
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "e2e",
-            "--variant",
-            "baseline=",
-            "--reps",
-            "1",
-            "--out",
-            "r2",
-        ],
-        Some(&spec),
-    );
+    let o = ws.run(&run_args("e2e", &["baseline="], "1", "r2", &[]), Some(&spec));
     assert_error(&o, &["does not have the expected schema"]);
 }
 
 #[test]
 fn existing_run_directory_is_not_overwritten() {
     let ws = Ws::mock();
-    let args = [
-        "run",
-        "--suite",
-        "synth",
-        "--variant",
-        "baseline=",
-        "--reps",
-        "1",
-        "--out",
-        "r",
-    ];
+    let args = run_args("synth", &["baseline="], "1", "r", &[]);
     assert_eq!(ws.run(&args, None).code, 0);
     let before = std::fs::read(ws.path("r/run.json")).unwrap();
     assert_error(&ws.run(&args, None), &["already holds a run"]);
@@ -124,20 +75,7 @@ fn existing_run_directory_is_not_overwritten() {
 }
 
 fn saved_baseline(ws: &Ws) -> std::path::PathBuf {
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "baseline=",
-            "--reps",
-            "3",
-            "--out",
-            "r",
-        ],
-        None,
-    );
+    let o = ws.run(&run_args("synth", &["baseline="], "3", "r", &[]), None);
     assert_eq!(o.code, 0, "{}", o.all());
     let o = ws.run(&["baseline", "save", "base", "--from", "r"], None);
     assert_eq!(o.code, 0, "{}", o.all());
@@ -179,8 +117,7 @@ fn run_directory_of_another_testbed_is_refused() {
     let ws = Ws::mock();
     saved_baseline(&ws);
     // The same run as if measured elsewhere (consistent key and fields).
-    let text = std::fs::read_to_string(ws.path("r/run.json")).unwrap();
-    let mut run: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut run = ws.run_json("r");
     run["testbed"]["cpu_model"] = "Other CPU 9000".into();
     run["testbed"]["cpu_cores"] = 64.into();
     run["testbed"]["gpu_model"] = serde_json::Value::Null;

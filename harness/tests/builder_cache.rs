@@ -3,7 +3,7 @@
 //! `cargo` installs the mock runner, so no real compilation happens.
 
 mod common;
-use common::{assert_error, Ws, MOCK};
+use common::{assert_error, run_args, Ws, MOCK};
 use std::os::unix::fs::PermissionsExt;
 
 /// A workspace whose `cargo` copies the mock runner into the target dir and logs each call.
@@ -59,22 +59,7 @@ fn cache_reuse_rebuild_after_edit_and_refusal() {
 
     // Editing a prover source without rebuilding: `run` rebuilds both variants.
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 1; }\n").unwrap();
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "baseline=",
-            "--variant",
-            "A1",
-            "--reps",
-            "1",
-            "--out",
-            "r",
-        ],
-        Some(&honest),
-    );
+    let o = ws.run(&run_args("synth", &["baseline=", "A1"], "1", "r", &[]), Some(&honest));
     assert_eq!(o.code, 0, "{}", o.all());
     assert_eq!(builds(&ws), 4, "a source edit must rebuild");
 
@@ -83,20 +68,7 @@ fn cache_reuse_rebuild_after_edit_and_refusal() {
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 2; }\n").unwrap();
     let o = ws.run(&["build", "--variant", "A1"], Some(&foreign));
     assert_error(&o, &["0123456789abcdef", "stale or foreign"]);
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "A1",
-            "--reps",
-            "1",
-            "--out",
-            "r2",
-        ],
-        Some(&foreign),
-    );
+    let o = ws.run(&run_args("synth", &["A1"], "1", "r2", &[]), Some(&foreign));
     assert_error(&o, &["stale or foreign"]);
     assert!(!ws.path("r2").exists());
 }

@@ -2,7 +2,7 @@
 //! end to end with the mock runner.
 
 mod common;
-use common::{assert_error, Ws};
+use common::{assert_error, run_args, Ws};
 use serde_json::Value;
 
 fn run(ws: &Ws, out: &str, seed: u64, extra: &[&str]) -> common::Out {
@@ -10,21 +10,7 @@ fn run(ws: &Ws, out: &str, seed: u64, extra: &[&str]) -> common::Out {
         &format!("spec-{seed}.json"),
         &format!(r#"{{"seed": {seed}, "noise": 0.01, "effects": {{"smallvec": {{"synthesis": 0.8}}}}}}"#),
     );
-    let mut args = vec![
-        "run",
-        "--suite",
-        "e2e",
-        "--variant",
-        "baseline=",
-        "--variant",
-        "A1",
-        "--reps",
-        "8",
-        "--out",
-        out,
-    ];
-    args.extend_from_slice(extra);
-    ws.run(&args, Some(&spec))
+    ws.run(&run_args("e2e", &["baseline=", "A1"], "8", out, extra), Some(&spec))
 }
 
 fn regressed(json: &str) -> Vec<String> {
@@ -124,22 +110,7 @@ fn default_run_compares_all_with_baseline_and_the_stored_default() {
 fn calibrate_learns_thresholds_from_aa_data() {
     let ws = Ws::mock();
     let spec = ws.spec("aa.json", r#"{"seed": 5, "noise": 0.02}"#);
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "a=",
-            "--variant",
-            "b=",
-            "--reps",
-            "10",
-            "--out",
-            "aa",
-        ],
-        Some(&spec),
-    );
+    let o = ws.run(&run_args("synth", &["a=", "b="], "10", "aa", &[]), Some(&spec));
     assert_eq!(o.code, 0, "{}", o.all());
     let o = ws.run(&["calibrate", "aa", "--variant", "a", "--variant", "b"], None);
     assert_eq!(o.code, 0, "{}", o.all());
@@ -155,23 +126,12 @@ fn delay_injected_into_one_variant_is_caught_within_the_run() {
     let ws = Ws::mock();
     let spec = ws.spec("d.json", r#"{"seed": 11, "noise": 0.01}"#);
     let args = |out: &'static str, delay: &'static str| {
-        let mut v = vec![
-            "run",
-            "--suite",
-            "e2e",
-            "--variant",
-            "ref=",
-            "--variant",
-            "slow=",
-            "--reps",
-            "10",
-            "--out",
-            out,
-        ];
-        if !delay.is_empty() {
-            v.extend(["--inject-delay", delay]);
-        }
-        v
+        let extra: &[&str] = if delay.is_empty() {
+            &[]
+        } else {
+            &["--inject-delay", delay]
+        };
+        run_args("e2e", &["ref=", "slow="], "10", out, extra)
     };
     assert_eq!(ws.run(&args("d", "slow:msm_l=4"), Some(&spec)).code, 0);
     let o = ws.run(&["compare", "d", "--variants", "ref,slow", "--format", "json"], None);
@@ -189,8 +149,7 @@ fn inner_warmup_measures_a_warm_iteration_in_each_process() {
     // The first iteration in every mock process is 3x slower (a cold start).
     let spec = ws.spec("cold.json", r#"{"seed": 3, "noise": 0.01, "cold_factor": 3.0}"#);
     let synthesis = |dir: &str| -> Vec<f64> {
-        let run: Value =
-            serde_json::from_str(&std::fs::read_to_string(ws.path(dir).join("run.json")).unwrap()).unwrap();
+        let run = ws.run_json(dir);
         assert_eq!(
             run["provenance"]["settings"]["suite.synth.inner_warmup"],
             if dir == "warm" { "1" } else { "0" }
@@ -204,22 +163,8 @@ fn inner_warmup_measures_a_warm_iteration_in_each_process() {
             .collect()
     };
     for (dir, inner) in [("cold", "0"), ("warm", "1")] {
-        let o = ws.run(
-            &[
-                "run",
-                "--suite",
-                "synth",
-                "--variant",
-                "baseline=",
-                "--reps",
-                "4",
-                "--inner-warmup",
-                inner,
-                "--out",
-                dir,
-            ],
-            Some(&spec),
-        );
+        let extra = ["--inner-warmup", inner];
+        let o = ws.run(&run_args("synth", &["baseline="], "4", dir, &extra), Some(&spec));
         assert_eq!(o.code, 0, "{}", o.all());
     }
     let (cold, warm) = (synthesis("cold"), synthesis("warm"));

@@ -1,7 +1,7 @@
 //! A runner that hangs past the timeout is ended with its whole process group.
 
 mod common;
-use common::{assert_error, Ws};
+use common::{assert_error, run_args, Ws};
 
 fn group_gone(pgid: i32) -> bool {
     // SAFETY: signal 0 only probes for existence.
@@ -14,28 +14,11 @@ fn hung_runner_times_out_and_leaves_no_process() {
     let ws = Ws::mock();
     let spec = ws.spec("hang.json", r#"{"behaviour": "hang"}"#);
     let t = std::time::Instant::now();
-    let o = ws.run(
-        &[
-            "run",
-            "--suite",
-            "synth",
-            "--variant",
-            "baseline=",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--timeout",
-            "1",
-            "--out",
-            "r",
-        ],
-        Some(&spec),
-    );
+    let extra = ["--warmup", "0", "--timeout", "1"];
+    let o = ws.run(&run_args("synth", &["baseline="], "1", "r", &extra), Some(&spec));
     assert_error(&o, &["timed out after 1.0 s", "process group"]);
     assert!(t.elapsed().as_secs() < 30, "the timeout was not enforced");
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(ws.path("r/run.json")).unwrap()).unwrap();
+    let run = ws.run_json("r");
     let err = run["samples"][0]["error"].as_str().unwrap().to_string();
     let pgid: i32 = err
         .split("process group ")

@@ -10,7 +10,7 @@ use crate::shape::{Shape, ShapeCs};
 use bellperson::groth16::{self, PreparedVerifyingKey, Proof, SuprasealParameters};
 use blstrs::{Bls12, Scalar as Fr};
 use ff::Field;
-use phaseline_circuits::circuits::{preset, PorepCircuit};
+use phaseline_circuits::circuits::{rep_circuits, PorepCircuit};
 use phaseline_circuits::cs::bridge::AsBellpepper;
 use phaseline_circuits::cs::Circuit;
 use std::path::PathBuf;
@@ -33,15 +33,7 @@ pub struct Opts {
 
 /// The circuits of repetition `rep` (witness seeds as the runner derives them).
 fn circuits(o: &Opts, rep: usize) -> Result<Vec<PorepCircuit>, AnchorError> {
-    (0..o.partitions)
-        .map(|i| {
-            preset(
-                &o.circuit,
-                o.seed.wrapping_add((rep as u64) << 16).wrapping_add(i as u64),
-            )
-            .map_err(AnchorError::UnknownPreset)
-        })
-        .collect()
+    rep_circuits(&o.circuit, o.partitions, o.seed, rep).map_err(AnchorError::UnknownPreset)
 }
 
 /// Synthesizes one circuit into a [`ShapeCs`].

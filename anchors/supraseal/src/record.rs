@@ -1,45 +1,11 @@
 //! The record written per repetition: the same JSON shape (schema version 1)
 //! as the `phaseline-prover` runner's records, so the harness reads both alike.
 //! Fields the runner fills from its counting allocator are zero here; the
-//! fields after `verified` are the anchor's own additions.
+//! fields after `verified` are the anchor's own additions. The circuit facts
+//! and phases are the shared `phaseline-record` types, so they cannot drift.
 
+pub use phaseline_record::{covered_ms, CircuitInfo, Phase, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
-
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// Circuit facts, as in the runner's records.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CircuitInfo {
-    pub name: String,
-    pub shape_id: String,
-    /// Rows of the constraint system, including one `input * 1 = 0` row per input.
-    pub constraints: usize,
-    pub aux: usize,
-    /// Public inputs, including the constant one.
-    pub inputs: usize,
-    pub partitions: usize,
-    pub domain_log2: u32,
-    pub aux_zero: usize,
-    pub aux_one: usize,
-    pub aux_other: usize,
-    pub a_aux_density: f64,
-    pub b_aux_density: f64,
-    pub b_input_density: f64,
-}
-
-/// One timed span.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Phase {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
-    /// Start offset from the start of the repetition, in milliseconds.
-    pub start_ms: f64,
-    pub ms: f64,
-    pub thread: String,
-    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
-    pub extra: serde_json::Map<String, serde_json::Value>,
-}
 
 /// One repetition's record.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -80,29 +46,6 @@ pub fn required_phases(verify: bool) -> Vec<&'static str> {
     v
 }
 
-/// Length of the union of the top-level spans (overlaps count once).
-pub fn covered_ms(phases: &[Phase]) -> f64 {
-    let mut spans: Vec<(f64, f64)> = phases
-        .iter()
-        .filter(|p| p.parent.is_none())
-        .map(|p| (p.start_ms, p.start_ms + p.ms))
-        .collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut total = 0.0;
-    let mut cur: Option<(f64, f64)> = None;
-    for (s, e) in spans {
-        cur = match cur {
-            Some((cs, ce)) if s <= ce => Some((cs, ce.max(e))),
-            Some((cs, ce)) => {
-                total += ce - cs;
-                Some((s, e))
-            }
-            None => Some((s, e)),
-        };
-    }
-    total + cur.map(|(s, e)| e - s).unwrap_or(0.0)
-}
-
 impl Record {
     /// The name of the first required phase this record lacks, if any.
     pub fn missing_phase(&self) -> Option<&'static str> {
@@ -116,28 +59,6 @@ impl Record {
         self.total_ms = total_ms;
         self.phase_sum_ms = self.phases.iter().filter(|p| p.parent.is_none()).map(|p| p.ms).sum();
         self.unaccounted_ms = (total_ms - covered_ms(&self.phases)).max(0.0);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(name: &str, s: f64, ms: f64) -> Phase {
-        Phase {
-            name: name.into(),
-            parent: None,
-            start_ms: s,
-            ms,
-            thread: "main".into(),
-            extra: Default::default(),
-        }
-    }
-
-    #[test]
-    fn overlapping_spans_count_once() {
-        assert!((covered_ms(&[p("a", 0.0, 10.0), p("b", 5.0, 10.0), p("c", 20.0, 5.0)]) - 20.0).abs() < 1e-9);
-        assert_eq!(covered_ms(&[]), 0.0);
     }
 }
 

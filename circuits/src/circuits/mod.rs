@@ -12,4 +12,4 @@ pub(crate) mod testcs;
 
 pub use boolean::{Bit, Word};
 pub use porep::PorepCircuit;
-pub use presets::{domain_log2, preset, PRESETS};
+pub use presets::{domain_log2, preset, rep_circuits, witness_seed, PRESETS};

@@ -30,6 +30,21 @@ pub fn preset(name: &str, seed: u64) -> Result<PorepCircuit, String> {
     Ok(PorepCircuit::new(r, n, d, seed))
 }
 
+/// The witness seed of partition `partition` in repetition `rep` of a run
+/// seeded `seed`. Every runner derives it here, so runners and anchors given
+/// the same seed prove the same witnesses.
+pub fn witness_seed(seed: u64, rep: usize, partition: usize) -> u64 {
+    seed.wrapping_add((rep as u64) << 16).wrapping_add(partition as u64)
+}
+
+/// The circuits of repetition `rep`: preset `name` once per partition, each
+/// with its [`witness_seed`].
+pub fn rep_circuits(name: &str, partitions: usize, seed: u64, rep: usize) -> Result<Vec<PorepCircuit>, String> {
+    (0..partitions)
+        .map(|i| preset(name, witness_seed(seed, rep, i)))
+        .collect()
+}
+
 /// log2 of the NTT domain (`constraints + inputs` rounded up to a power of two).
 pub fn domain_log2(name: &str) -> Result<u32, String> {
     let h = preset(name, 0)?.size_hint();
@@ -69,5 +84,17 @@ mod tests {
             }
         }
         assert!(preset("nope", 0).unwrap_err().contains("porep-32g"));
+    }
+
+    #[test]
+    fn repetition_circuits_have_one_seed_per_partition() {
+        let cs = rep_circuits("tiny", 3, 7, 2).unwrap();
+        let seeds: Vec<u64> = cs.iter().map(|c| c.seed).collect();
+        assert_eq!(seeds, vec![7 + (2 << 16), 7 + (2 << 16) + 1, 7 + (2 << 16) + 2]);
+        assert_eq!(seeds[0], witness_seed(7, 2, 0));
+        // another repetition proves other witnesses
+        assert_ne!(witness_seed(7, 1, 0), witness_seed(7, 2, 0));
+        assert_eq!(witness_seed(u64::MAX, 0, 1), 0, "wraps instead of overflowing");
+        assert!(rep_circuits("nope", 1, 0, 0).unwrap_err().contains("unknown preset"));
     }
 }

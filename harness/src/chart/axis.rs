@@ -1,7 +1,10 @@
 //! A category axis: positions `0..n` (as `f64`, so marks can sit between
 //! categories), one tick at each category, labelled by name.
 
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use super::render::{self, Area, OrChartErr};
+use crate::HarnessError;
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
+use plotters::prelude::*;
 use std::ops::Range;
 
 /// Categories `0..n` spread over `-0.5..n-0.5`.
@@ -58,4 +61,49 @@ pub fn category_labels(names: &mut [String], plot_w: u32) -> (plotters::style::T
         }
         (style.transform(FontTransform::Rotate90), (longest * 6.0) as u32 + 14)
     }
+}
+
+/// Axis titles and tick-label size of a category chart.
+pub struct AxisText<'s> {
+    pub x_desc: &'s str,
+    pub y_desc: &'s str,
+    /// Font size of the tick labels on both axes.
+    pub label_size: u32,
+}
+
+/// Builds a chart on `plot` with one category per name along x and `y` up the
+/// side, and draws its mesh: no vertical grid lines, category labels laid out
+/// by [`category_labels`], axis titles from `text`.
+pub fn category_chart<'a, DB, Y>(
+    plot: &'a Area<DB>,
+    mut names: Vec<String>,
+    y: Y,
+    text: AxisText<'_>,
+) -> Result<ChartContext<'a, DB, Cartesian2d<Categories, Y::CoordDescType>>, HarnessError>
+where
+    DB: DrawingBackend,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let n = names.len();
+    let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
+    let fmt = move |x: &f64| label_at(&names, *x);
+    let mut chart = ChartBuilder::on(plot)
+        .margin(10)
+        .x_label_area_size(xarea + 20)
+        .y_label_area_size(70)
+        .build_cartesian_2d(Categories { n }, y)
+        .ce()?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(text.x_desc)
+        .y_desc(text.y_desc)
+        .x_label_formatter(&fmt)
+        .label_style(render::font(text.label_size))
+        .x_label_style(xstyle)
+        .axis_desc_style(render::font(14))
+        .draw()
+        .ce()?;
+    Ok(chart)
 }

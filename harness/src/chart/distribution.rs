@@ -3,7 +3,7 @@
 //! from the 25th to the 75th percentile with the median as a bar. Phases sit
 //! side by side on a log time axis so short and long phases are both legible.
 
-use super::axis::{category_labels, label_at, Categories};
+use super::axis::{category_chart, AxisText};
 use super::data;
 use super::palette::phase_color;
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
@@ -84,28 +84,17 @@ impl Chart for Distribution {
             lines.extend(self.notes.iter().cloned());
             return render::draw_message(&plot, &lines);
         };
-        let n = self.phases.len();
         let nv = self.variants.len().max(1);
-        let mut names: Vec<String> = self.phases.iter().map(|p| p.0.clone()).collect();
-        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
-        let fmt = move |x: &f64| label_at(&names, *x);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(10)
-            .x_label_area_size(xarea + 20)
-            .y_label_area_size(70)
-            .build_cartesian_2d(Categories { n }, (lo / 1.5..hi * 1.5).log_scale())
-            .ce()?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("phase")
-            .y_desc("time per sample (ms, log scale)")
-            .x_label_formatter(&fmt)
-            .label_style(render::font(12))
-            .x_label_style(xstyle)
-            .axis_desc_style(render::font(14))
-            .draw()
-            .ce()?;
+        let mut chart = category_chart(
+            &plot,
+            self.phases.iter().map(|p| p.0.clone()).collect(),
+            (lo / 1.5..hi * 1.5).log_scale(),
+            AxisText {
+                x_desc: "phase",
+                y_desc: "time per sample (ms, log scale)",
+                label_size: 12,
+            },
+        )?;
         let slot = 0.8 / nv as f64;
         for (i, (phase, strips)) in self.phases.iter().enumerate() {
             let color = phase_color(phase);
@@ -156,11 +145,7 @@ impl Chart for Distribution {
         entries.push(LegendEntry::new("box: 25-75th pct", BLACK, Swatch::Line));
         entries.push(LegendEntry::new("bar: median", BLACK, Swatch::Line));
         for note in &self.notes {
-            entries.push(LegendEntry::new(
-                note.chars().take(28).collect::<String>(),
-                BLACK,
-                Swatch::Dashed,
-            ));
+            entries.push(LegendEntry::note(note, BLACK, 28));
         }
         render::draw_legend(&legend, "variant (marker)", &entries)
     }

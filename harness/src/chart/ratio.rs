@@ -2,7 +2,7 @@
 //! median ratio, the bootstrap 95% interval as a whisker, the noise threshold
 //! as a grey band, and each verdict written above its bar (regressions in red).
 
-use super::axis::{category_labels, label_at, Categories};
+use super::axis::{category_chart, AxisText};
 use super::palette::{marks, phase_color};
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
 use crate::model::{Case, Comparison, PhaseComparison, Verdict};
@@ -113,26 +113,16 @@ impl Chart for RatioChart {
         }
         let n = self.bars.len();
         let (lo, hi) = self.y_range();
-        let mut names: Vec<String> = self.bars.iter().map(|b| b.phase.clone()).collect();
-        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
-        let fmt = move |x: &f64| label_at(&names, *x);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(10)
-            .x_label_area_size(xarea + 20)
-            .y_label_area_size(70)
-            .build_cartesian_2d(Categories { n }, lo..hi)
-            .ce()?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("phase")
-            .y_desc("median ratio (candidate / reference)")
-            .x_label_formatter(&fmt)
-            .label_style(render::font(12))
-            .x_label_style(xstyle)
-            .axis_desc_style(render::font(14))
-            .draw()
-            .ce()?;
+        let mut chart = category_chart(
+            &plot,
+            self.bars.iter().map(|b| b.phase.clone()).collect(),
+            lo..hi,
+            AxisText {
+                x_desc: "phase",
+                y_desc: "median ratio (candidate / reference)",
+                label_size: 12,
+            },
+        )?;
         for (i, b) in self.bars.iter().enumerate() {
             let x = i as f64;
             let band = [
@@ -199,8 +189,7 @@ impl Chart for RatioChart {
         ];
         for b in self.bars.iter().filter(|b| b.ratio.is_none()) {
             let why = b.note.as_deref().unwrap_or("no ratio");
-            let text: String = format!("{}: {why}", b.phase).chars().take(30).collect();
-            entries.push(LegendEntry::new(text, marks::NEUTRAL, Swatch::Dashed));
+            entries.push(LegendEntry::note(&format!("{}: {why}", b.phase), marks::NEUTRAL, 30));
         }
         render::draw_legend(&legend, "marks", &entries)
     }

@@ -138,6 +138,17 @@ impl LegendEntry {
             swatch,
         }
     }
+
+    /// An entry for `phase` in its own colour.
+    pub fn phase(phase: &str, swatch: Swatch) -> Self {
+        Self::new(phase, super::palette::phase_color(phase), swatch)
+    }
+
+    /// A dashed entry for a note (why something is missing), cut to `max_chars`
+    /// so it fits the legend column.
+    pub fn note(text: &str, color: RGBColor, max_chars: usize) -> Self {
+        Self::new(text.chars().take(max_chars).collect::<String>(), color, Swatch::Dashed)
+    }
 }
 
 pub fn font(size: u32) -> TextStyle<'static> {

@@ -2,7 +2,7 @@
 //! median), so nested phases are not counted twice. A black tick marks the
 //! median total; wall time no top-level phase covers is its own grey segment.
 
-use super::axis::{category_labels, label_at, Categories};
+use super::axis::{category_chart, AxisText};
 use super::data;
 use super::palette::{phase_color, UNACCOUNTED};
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
@@ -97,27 +97,16 @@ impl Chart for Stacked {
             return render::draw_message(&plot, &lines);
         }
         let (div, unit) = render::time_unit(max);
-        let n = self.bars.len();
-        let mut names: Vec<String> = self.bars.iter().map(|b| b.variant.clone()).collect();
-        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
-        let fmt = move |x: &f64| label_at(&names, *x);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(10)
-            .x_label_area_size(xarea + 20)
-            .y_label_area_size(70)
-            .build_cartesian_2d(Categories { n }, 0.0..max / div * 1.12)
-            .ce()?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("variant")
-            .y_desc(format!("time ({unit})"))
-            .x_label_formatter(&fmt)
-            .label_style(render::font(13))
-            .x_label_style(xstyle)
-            .axis_desc_style(render::font(14))
-            .draw()
-            .ce()?;
+        let mut chart = category_chart(
+            &plot,
+            self.bars.iter().map(|b| b.variant.clone()).collect(),
+            0.0..max / div * 1.12,
+            AxisText {
+                x_desc: "variant",
+                y_desc: &format!("time ({unit})"),
+                label_size: 13,
+            },
+        )?;
         for (i, b) in self.bars.iter().enumerate() {
             let x = i as f64;
             let mut y = 0.0;
@@ -154,13 +143,9 @@ impl Chart for Stacked {
                 .draw_series(std::iter::once(Text::new(label, (x, top + max / div * 0.015), style)))
                 .ce()?;
         }
-        let mut entries: Vec<LegendEntry> = self
-            .phases
-            .iter()
-            .map(|p| LegendEntry::new(p.clone(), phase_color(p), Swatch::Box))
-            .collect();
+        let mut entries: Vec<LegendEntry> = self.phases.iter().map(|p| LegendEntry::phase(p, Swatch::Box)).collect();
         if self.bars.iter().any(|b| b.segments.iter().any(|s| s.0 == UNACCOUNTED)) {
-            entries.push(LegendEntry::new(UNACCOUNTED, phase_color(UNACCOUNTED), Swatch::Box));
+            entries.push(LegendEntry::phase(UNACCOUNTED, Swatch::Box));
         }
         entries.push(LegendEntry::new("median total", BLACK, Swatch::Line));
         render::draw_legend(&legend, "phase (top level)", &entries)

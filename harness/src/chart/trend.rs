@@ -2,7 +2,7 @@
 //! median of its measured samples) joined by a line in the phase's colour, and
 //! the baseline's range (min to max of its samples) as a band behind it.
 
-use super::axis::{category_labels, label_at, Categories};
+use super::axis::{category_chart, AxisText};
 use super::data;
 use super::palette::phase_color;
 use super::render::{self, Chart, LegendEntry, OrChartErr, Swatch};
@@ -94,26 +94,16 @@ impl Chart for Trend {
             );
         };
         let n = self.runs.len();
-        let mut names = self.runs.clone();
-        let (xstyle, xarea) = category_labels(&mut names, plot.dim_in_pixel().0);
-        let fmt = move |x: &f64| label_at(&names, *x);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(10)
-            .x_label_area_size(xarea + 20)
-            .y_label_area_size(70)
-            .build_cartesian_2d(Categories { n }, (lo / 1.5..hi * 1.5).log_scale())
-            .ce()?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("run (oldest first)")
-            .y_desc("median time (ms, log scale)")
-            .x_label_formatter(&fmt)
-            .label_style(render::font(12))
-            .x_label_style(xstyle)
-            .axis_desc_style(render::font(14))
-            .draw()
-            .ce()?;
+        let mut chart = category_chart(
+            &plot,
+            self.runs.clone(),
+            (lo / 1.5..hi * 1.5).log_scale(),
+            AxisText {
+                x_desc: "run (oldest first)",
+                y_desc: "median time (ms, log scale)",
+                label_size: 12,
+            },
+        )?;
         for l in &self.lines {
             if let Some((a, b)) = l.band {
                 let band = Rectangle::new(
@@ -136,7 +126,7 @@ impl Chart for Trend {
         let mut entries: Vec<LegendEntry> = self
             .lines
             .iter()
-            .map(|l| LegendEntry::new(l.phase.clone(), phase_color(&l.phase), Swatch::Line))
+            .map(|l| LegendEntry::phase(&l.phase, Swatch::Line))
             .collect();
         if let Some(b) = &self.baseline {
             entries.push(LegendEntry::new(format!("band: {b} min-max"), BLACK, Swatch::Band));

@@ -64,6 +64,24 @@ pub fn verdict_cell(r: &PhaseComparison) -> String {
     }
 }
 
+/// The seven number cells of a comparison row, in column order: reference
+/// median, candidate median, change, 95% interval, p, q, threshold. A value
+/// that is missing (a side without samples) or untested is `dash`; `interval`
+/// writes the interval from its two ends, already formatted as changes.
+pub fn number_cells(r: &PhaseComparison, dash: &str, interval: impl Fn(String, String) -> String) -> [String; 7] {
+    let tested = is_tested(r);
+    let cell = |ok: bool, text: String| if ok { text } else { dash.to_string() };
+    [
+        cell(r.ref_n > 0, ms(r.ref_median_ms)),
+        cell(r.cand_n > 0, ms(r.cand_median_ms)),
+        cell(r.ref_n > 0 && r.cand_n > 0, change(r.ratio)),
+        cell(tested, interval(change(r.ci_low), change(r.ci_high))),
+        cell(tested, pval(r.p_value)),
+        cell(tested, pval(r.q_value)),
+        pct(r.threshold),
+    ]
+}
+
 /// Order used to list regressions first.
 pub fn severity(v: Verdict) -> u8 {
     match v {

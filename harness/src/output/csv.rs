@@ -4,22 +4,46 @@ use serde::Serialize;
 
 use super::Exporter;
 use crate::error::HarnessError;
-use crate::model::Comparison;
+use crate::model::{Case, Comparison};
 use crate::summary::RunSummary;
 
 pub struct Csv;
 
+/// The columns that name a row: variant, case and phase. Records are written
+/// as tuples `(head, key, values)`, which the CSV writer lays out flat, so the
+/// key columns stand between each format's own columns.
 #[derive(Serialize)]
-struct ComparisonRecord<'a> {
-    reference: &'a str,
-    candidate: &'a str,
-    cross_testbed: bool,
+struct RowKey<'a> {
     variant: &'a str,
     suite: &'a str,
     circuit: &'a str,
     partitions: usize,
     backend: &'a str,
     phase: &'a str,
+}
+
+impl<'a> RowKey<'a> {
+    fn new(variant: &'a str, case: &'a Case, phase: &'a str) -> Self {
+        RowKey {
+            variant,
+            suite: &case.suite,
+            circuit: &case.circuit,
+            partitions: case.partitions,
+            backend: &case.backend,
+            phase,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ComparisonHead<'a> {
+    reference: &'a str,
+    candidate: &'a str,
+    cross_testbed: bool,
+}
+
+#[derive(Serialize)]
+struct ComparisonValues<'a> {
     ref_n: usize,
     cand_n: usize,
     ref_median_ms: f64,
@@ -36,15 +60,13 @@ struct ComparisonRecord<'a> {
 }
 
 #[derive(Serialize)]
-struct SummaryRecord<'a> {
+struct SummaryHead<'a> {
     run_id: &'a str,
     testbed: &'a str,
-    variant: &'a str,
-    suite: &'a str,
-    circuit: &'a str,
-    partitions: usize,
-    backend: &'a str,
-    phase: &'a str,
+}
+
+#[derive(Serialize)]
+struct SummaryValues {
     n: usize,
     failed: usize,
     median_ms: Option<f64>,
@@ -66,49 +88,47 @@ fn write_all<T: Serialize>(records: impl IntoIterator<Item = T>) -> Result<Strin
 
 impl Exporter for Csv {
     fn comparison(&self, c: &Comparison) -> Result<String, HarnessError> {
-        write_all(c.rows.iter().map(|r| ComparisonRecord {
+        let head = ComparisonHead {
             reference: &c.reference,
             candidate: &c.candidate,
             cross_testbed: c.cross_testbed,
-            variant: &r.variant,
-            suite: &r.case.suite,
-            circuit: &r.case.circuit,
-            partitions: r.case.partitions,
-            backend: &r.case.backend,
-            phase: &r.phase,
-            ref_n: r.ref_n,
-            cand_n: r.cand_n,
-            ref_median_ms: r.ref_median_ms,
-            cand_median_ms: r.cand_median_ms,
-            ratio: r.ratio,
-            ci_low: r.ci_low,
-            ci_high: r.ci_high,
-            p_value: r.p_value,
-            q_value: r.q_value,
-            threshold: r.threshold,
-            verdict: super::cells::verdict_word(r.verdict),
-            reps_needed: r.reps_needed,
-            note: r.note.as_deref().unwrap_or(""),
+        };
+        write_all(c.rows.iter().map(|r| {
+            let values = ComparisonValues {
+                ref_n: r.ref_n,
+                cand_n: r.cand_n,
+                ref_median_ms: r.ref_median_ms,
+                cand_median_ms: r.cand_median_ms,
+                ratio: r.ratio,
+                ci_low: r.ci_low,
+                ci_high: r.ci_high,
+                p_value: r.p_value,
+                q_value: r.q_value,
+                threshold: r.threshold,
+                verdict: super::cells::verdict_word(r.verdict),
+                reps_needed: r.reps_needed,
+                note: r.note.as_deref().unwrap_or(""),
+            };
+            (&head, RowKey::new(&r.variant, &r.case, &r.phase), values)
         }))
     }
 
     fn run_summary(&self, s: &RunSummary) -> Result<String, HarnessError> {
-        write_all(s.rows.iter().map(|r| SummaryRecord {
+        let head = SummaryHead {
             run_id: &s.run_id,
             testbed: &s.testbed,
-            variant: &r.variant,
-            suite: &r.case.suite,
-            circuit: &r.case.circuit,
-            partitions: r.case.partitions,
-            backend: &r.case.backend,
-            phase: &r.phase,
-            n: r.n,
-            failed: r.failed,
-            median_ms: r.median_ms,
-            p25_ms: r.p25_ms,
-            p75_ms: r.p75_ms,
-            min_ms: r.min_ms,
-            max_ms: r.max_ms,
+        };
+        write_all(s.rows.iter().map(|r| {
+            let values = SummaryValues {
+                n: r.n,
+                failed: r.failed,
+                median_ms: r.median_ms,
+                p25_ms: r.p25_ms,
+                p75_ms: r.p75_ms,
+                min_ms: r.min_ms,
+                max_ms: r.max_ms,
+            };
+            (&head, RowKey::new(&r.variant, &r.case, &r.phase), values)
         }))
     }
 }

@@ -1,6 +1,6 @@
 //! Markdown for CI job summaries: a header line, regressions first, verdict markers.
 
-use super::cells::{self, is_tested};
+use super::cells;
 use super::table::{median_cell, samples_cell};
 use super::Exporter;
 use crate::error::HarnessError;
@@ -47,43 +47,19 @@ impl Exporter for Markdown {
         let mut rows: Vec<_> = c.rows.iter().collect();
         rows.sort_by_key(|r| cells::severity(r.verdict));
         for r in rows {
-            let tested = is_tested(r);
-            let dash = || "–".to_string();
-            let cols = [
+            let mut cols = vec![
                 marker(r.verdict).to_string(),
                 esc(&r.variant),
                 esc(&r.case.label()),
                 esc(&r.phase),
-                if r.ref_n > 0 {
-                    cells::ms(r.ref_median_ms)
-                } else {
-                    dash()
-                },
-                if r.cand_n > 0 {
-                    cells::ms(r.cand_median_ms)
-                } else {
-                    dash()
-                },
-                if r.ref_n > 0 && r.cand_n > 0 {
-                    cells::change(r.ratio)
-                } else {
-                    dash()
-                },
-                if tested {
-                    format!("{} … {}", cells::change(r.ci_low), cells::change(r.ci_high))
-                } else {
-                    dash()
-                },
-                if tested { cells::pval(r.p_value) } else { dash() },
-                if tested { cells::pval(r.q_value) } else { dash() },
-                cells::pct(r.threshold),
-                if r.verdict == Verdict::Regressed {
-                    format!("**{}**", cells::verdict_cell(r))
-                } else {
-                    cells::verdict_cell(r)
-                },
-                esc(r.note.as_deref().unwrap_or("")),
             ];
+            cols.extend(cells::number_cells(r, "–", |lo, hi| format!("{lo} … {hi}")));
+            cols.push(if r.verdict == Verdict::Regressed {
+                format!("**{}**", cells::verdict_cell(r))
+            } else {
+                cells::verdict_cell(r)
+            });
+            cols.push(esc(r.note.as_deref().unwrap_or("")));
             out.push_str(&format!("| {} |\n", cols.join(" | ")));
         }
         out.push_str(&format!(

@@ -1,6 +1,6 @@
 //! Terminal table: aligned columns, verdict column, cross-testbed warning on top.
 
-use super::cells::{self, align, is_tested};
+use super::cells::{self, align};
 use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
@@ -30,38 +30,11 @@ impl Exporter for Table {
                 key.clone()
             };
             prev = Some(key);
-            let tested = is_tested(r);
-            let dash = || "-".to_string();
-            rows.push(vec![
-                v,
-                k,
-                r.phase.clone(),
-                if r.ref_n > 0 {
-                    cells::ms(r.ref_median_ms)
-                } else {
-                    dash()
-                },
-                if r.cand_n > 0 {
-                    cells::ms(r.cand_median_ms)
-                } else {
-                    dash()
-                },
-                if r.ref_n > 0 && r.cand_n > 0 {
-                    cells::change(r.ratio)
-                } else {
-                    dash()
-                },
-                if tested {
-                    format!("[{}, {}]", cells::change(r.ci_low), cells::change(r.ci_high))
-                } else {
-                    dash()
-                },
-                if tested { cells::pval(r.p_value) } else { dash() },
-                if tested { cells::pval(r.q_value) } else { dash() },
-                cells::pct(r.threshold),
-                cells::verdict_cell(r),
-                r.note.clone().unwrap_or_default(),
-            ]);
+            let mut row = vec![v, k, r.phase.clone()];
+            row.extend(cells::number_cells(r, "-", |lo, hi| format!("[{lo}, {hi}]")));
+            row.push(cells::verdict_cell(r));
+            row.push(r.note.clone().unwrap_or_default());
+            rows.push(row);
         }
         let right = [
             false, false, false, true, true, true, true, true, true, true, false, false,

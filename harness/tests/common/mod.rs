@@ -124,6 +124,12 @@ impl Ws {
         }
     }
 
+    /// The `run.json` of the run directory `dir`, parsed.
+    pub fn run_json(&self, dir: &str) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.path(dir).join("run.json")).expect("run.json");
+        serde_json::from_str(&text).expect("run.json is JSON")
+    }
+
     /// Every file under the workspace whose name marks an unfinished write.
     pub fn temp_leftovers(&self) -> Vec<PathBuf> {
         fn walk(d: &Path, out: &mut Vec<PathBuf>) {
@@ -140,6 +146,24 @@ impl Ws {
         walk(self.dir.path(), &mut v);
         v
     }
+}
+
+/// `run --suite SUITE --variant V... --reps REPS EXTRA... --out OUT`.
+pub fn run_args<'a>(
+    suite: &'a str,
+    variants: &[&'a str],
+    reps: &'a str,
+    out: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["run", "--suite", suite];
+    for v in variants {
+        args.extend(["--variant", v]);
+    }
+    args.extend(["--reps", reps]);
+    args.extend_from_slice(extra);
+    args.extend(["--out", out]);
+    args
 }
 
 /// Asserts exit 2, a message containing every `needle`, and no panic.
