@@ -7,6 +7,7 @@
 # PLAN `check`: the GPU test binaries (tests/gpu_setup.rs, tests/gpu.rs) with
 # --include-ignored and PHASELINE_REQUIRE_GPU=1, then `setup --backend
 # cuda:W` on `medium` for several window sizes W.
+# PLAN `all`: the essentials of both in one sitting (see below).
 # PLAN `measure`: `setup` on the GPU backend for medium, large and xl (shape
 # recorded, then again with the shape loaded), a proof of xl on the GPU with
 # the xl parameters just made (verified by the runner), setup on the CPU
@@ -109,8 +110,27 @@ measure)
         rec cuda-xxl 280 setup --circuit xxl --backend cuda --toxic-seed 1 --params-dir "$W/xxl"
     fi
     ;;
+all)
+    # One sitting, most needed first: the new GPU tests, the GPU setup at
+    # large and xl, the xl proof, the comparisons at medium and large, then
+    # window sizes and the cached-shape repeats while time is left.
+    tests gpu-setup-tests 60
+    rec cuda-medium 15 setup --circuit medium --backend cuda --toxic-seed 1 --params-dir "$W/medium"
+    rec cuda-large 30 setup --circuit large --backend cuda --toxic-seed 1 --params-dir "$W/large"
+    rec cuda-xl 80 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
+    rec prove-xl-cuda 120 prove --circuit xl --backend cuda --params-dir "$W/xl" --reps 1 --warmup 0
+    rm -f "$W/xl"/*.params
+    rec cpu-medium 20 setup --circuit medium --backend cpu --toxic-seed 1 --params-dir "$W/medium"
+    rec cpu-large 50 setup --circuit large --backend cpu --toxic-seed 1 --params-dir "$W/large"
+    rec bellperson-medium 70 setup --circuit medium --generator bellperson --toxic-seed 1 --params-dir "$W/bp"
+    rm -rf "$W/bp"
+    for w in 10 13 16; do
+        rec "cuda$w-large" 20 setup --circuit large --backend "cuda:$w" --toxic-seed 1 --params-dir "$W/large"
+    done
+    rec cuda-xl-loaded 50 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
+    ;;
 *)
-    echo "unknown plan $PLAN (check, measure)" >&2
+    echo "unknown plan $PLAN (check, measure, all)" >&2
     exit 2
     ;;
 esac

@@ -90,11 +90,11 @@ where
         Table { wbits, windows, points }
     }
 
-    pub(crate) fn wbits(&self) -> usize {
+    pub fn wbits(&self) -> usize {
         self.wbits
     }
     /// Every window's row, window after window (`windows * half` points).
-    pub(crate) fn points(&self) -> &[G::AffineRepr] {
+    pub fn points(&self) -> &[G::AffineRepr] {
         &self.points
     }
     pub(crate) fn windows(&self) -> usize {
