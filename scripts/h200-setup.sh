@@ -75,7 +75,7 @@ rec() {
 
 tests() {
     local t=$1 est=$2
-    PHASELINE_REQUIRE_GPU=1 run "test-$t" "$est" "$B/$t" --include-ignored --test-threads 1
+    run "test-$t" "$est" env PHASELINE_REQUIRE_GPU=1 "$B/$t" --include-ignored --test-threads 1
     local rc=$?
     grep -E "^test |test result" "$O/log.txt" | tail -n 40 >>"$O/tests.txt"
     return $rc
