@@ -188,3 +188,35 @@ fn gpu_setup_files_equal_cpu_and_proofs_verify() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs a CUDA device: run with --include-ignored on a GPU host"]
+fn gpu_fixed_base_rejects_bad_windows_with_an_error() {
+    if !gpu_or_skip("gpu_fixed_base_rejects_bad_windows_with_an_error") {
+        return;
+    }
+    use phaseline_prover::gpu::ffi;
+    for (wbits, windows) in [(1u32, 256u32), (17, 16), (12, 21)] {
+        let mut buf = ffi::PhaseBuf::new(4);
+        // SAFETY: n = 0, so no pointer is read or written; the window check
+        // comes first and must fail.
+        let e = unsafe {
+            ffi::pl_fixed_base_g1(
+                std::ptr::null(),
+                wbits,
+                windows,
+                std::ptr::null(),
+                0,
+                std::ptr::null_mut(),
+                &mut buf.raw,
+            )
+        };
+        match ffi::check(e) {
+            Err(ProverError::Gpu { code: 22, message }) => assert!(message.contains("window"), "{message}"),
+            other => panic!("w={wbits} windows={windows}: expected a window error, got {other:?}"),
+        }
+    }
+    // The device is still usable afterwards.
+    let s = scalars(100, 1);
+    compare(backend("cuda").unwrap().as_ref(), &s, &s[..50], 2);
+}
