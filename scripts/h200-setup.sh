@@ -8,6 +8,7 @@
 # --include-ignored and PHASELINE_REQUIRE_GPU=1, then `setup --backend
 # cuda:W` on `medium` for several window sizes W.
 # PLAN `all`: the essentials of both in one sitting (see below).
+# PLAN `xxl`: `setup --backend cuda` for xxl alone, when the disk allows.
 # PLAN `measure`: `setup` on the GPU backend for medium, large and xl (shape
 # recorded, then again with the shape loaded), a proof of xl on the GPU with
 # the xl parameters just made (verified by the runner), setup on the CPU
@@ -129,8 +130,18 @@ all)
     done
     rec cuda-xl-loaded 50 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
     ;;
+xxl)
+    # 2^26 on its own: about 24 GB of parameters, so the disk is checked first.
+    free_gb=$(df -BG --output=avail "$W" | tail -1 | tr -dc 0-9)
+    log "disk free: ${free_gb} GiB"
+    if [ "${free_gb:-0}" -gt 30 ]; then
+        rec cuda-xxl $((LIMIT - 20)) setup --circuit xxl --backend cuda --toxic-seed 1 --params-dir "$W/xxl"
+    else
+        echo "{\"item\":\"cuda-xxl\",\"skipped\":true,\"disk_free_gib\":${free_gb:-0}}" >>"$O/items.jsonl"
+    fi
+    ;;
 *)
-    echo "unknown plan $PLAN (check, measure, all)" >&2
+    echo "unknown plan $PLAN (check, measure, all, xxl)" >&2
     exit 2
     ;;
 esac
