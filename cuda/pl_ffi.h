@@ -93,6 +93,19 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
                      size_t n_circuits, uint32_t lg_n, const void* z_inv,
                      const pl_opts* opts, void* out, pl_phases* phases);
 
+// Fixed-base batch multiplication of the Groth16 setup: out[i] = scalars[i] * g
+// as affine points (blst layout; all-zero x, y for infinity). table_affine
+// holds `windows` rows of 2^(wbits-1) affine points, row i being
+// k * 2^(wbits i) * g for k = 1..=2^(wbits-1); wbits in 2..=16 and
+// windows * wbits >= 256. Scalars are fr in Montgomery form. G1: 96-byte
+// points; G2: 192-byte points (x.c0, x.c1, y.c0, y.c1).
+pl_error pl_fixed_base_g1(const void* table_affine, uint32_t wbits, uint32_t windows,
+                          const void* scalars_mont, size_t n, void* out_affine,
+                          pl_phases* phases);
+pl_error pl_fixed_base_g2(const void* table_affine, uint32_t wbits, uint32_t windows,
+                          const void* scalars_mont, size_t n, void* out_affine,
+                          pl_phases* phases);
+
 #ifdef __cplusplus
 }
 // prover/gpu/ffi.rs asserts the same sizes, so a layout change on one side

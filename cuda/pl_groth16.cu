@@ -24,6 +24,7 @@ typedef fr_t scalar_t;
 #include "pl_pin.cuh"
 #include "pl_msm.cuh"
 #include "pl_ntt_h.cuh"
+#include "pl_fixed_base.cuh"
 
 static std::mutex pl_mutex;
 
@@ -283,6 +284,34 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
         pinned.release();
         t.end_host(sp);
     }
+    t.flush();
+    return pl_ok();
+    PL_ENTRY_CATCH
+}
+
+pl_error pl_fixed_base_g1(const void* table, uint32_t wbits, uint32_t windows,
+                          const void* scalars, size_t n, void* out, pl_phases* phases)
+{
+    PL_TRY
+    std::lock_guard<std::mutex> lock(pl_mutex);
+    const gpu_t& gpu = pl_gpu();
+    pl_timer t{phases, gpu[0]};
+    pl_fixed_base_run<fp_t>(gpu, t, table, wbits, windows, scalars, n, out);
+    gpu.sync();
+    t.flush();
+    return pl_ok();
+    PL_ENTRY_CATCH
+}
+
+pl_error pl_fixed_base_g2(const void* table, uint32_t wbits, uint32_t windows,
+                          const void* scalars, size_t n, void* out, pl_phases* phases)
+{
+    PL_TRY
+    std::lock_guard<std::mutex> lock(pl_mutex);
+    const gpu_t& gpu = pl_gpu();
+    pl_timer t{phases, gpu[0]};
+    pl_fixed_base_run<pl_fp2>(gpu, t, table, wbits, windows, scalars, n, out);
+    gpu.sync();
     t.flush();
     return pl_ok();
     PL_ENTRY_CATCH

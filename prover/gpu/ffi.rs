@@ -123,6 +123,24 @@ extern "C" {
         out: *mut c_void,
         phases: *mut PlPhases,
     ) -> PlError;
+    pub fn pl_fixed_base_g1(
+        table: *const c_void,
+        wbits: u32,
+        windows: u32,
+        scalars: *const c_void,
+        n: usize,
+        out: *mut c_void,
+        phases: *mut PlPhases,
+    ) -> PlError;
+    pub fn pl_fixed_base_g2(
+        table: *const c_void,
+        wbits: u32,
+        windows: u32,
+        scalars: *const c_void,
+        n: usize,
+        out: *mut c_void,
+        phases: *mut PlPhases,
+    ) -> PlError;
 }
 
 /// Turns a returned error struct into a result, releasing its message.

@@ -90,6 +90,13 @@ where
         Table { wbits, windows, points }
     }
 
+    pub fn wbits(&self) -> usize {
+        self.wbits
+    }
+    /// Every window's row, window after window (`windows * half` points).
+    pub fn points(&self) -> &[G::AffineRepr] {
+        &self.points
+    }
     pub(crate) fn windows(&self) -> usize {
         self.windows
     }
@@ -235,18 +242,55 @@ impl FixedBase for CpuProjectiveFixedBase {
     }
 }
 
-/// The backend named `name`: `cpu`, or an error naming what is missing.
+/// The backend named `name`: `cpu`, `cpu-projective`, `cuda` or `cuda:BITS`
+/// (the GPU backend with BITS-bit windows, 2..=16), or an error naming what
+/// is wrong or missing.
 pub fn backend(name: &str) -> Result<Box<dyn FixedBase>, SetupError> {
     match name {
-        "cpu" => Ok(Box::new(CpuFixedBase)),
-        "cpu-projective" => Ok(Box::new(CpuProjectiveFixedBase)),
-        "cuda" => Err(SetupError::BackendNotBuilt(
-            "the GPU setup (--backend cuda) is not built in this binary; use --backend cpu".into(),
-        )),
-        other => Err(SetupError::BackendNotBuilt(format!(
-            "unknown setup backend `{other}` (valid: cpu, cpu-projective, cuda)"
-        ))),
+        "cpu" => return Ok(Box::new(CpuFixedBase)),
+        "cpu-projective" => return Ok(Box::new(CpuProjectiveFixedBase)),
+        _ => {}
     }
+    let Some(rest) = name.strip_prefix("cuda") else {
+        return Err(SetupError::BackendNotBuilt(format!(
+            "unknown setup backend `{name}` (valid: cpu, cpu-projective, cuda, cuda:BITS)"
+        )));
+    };
+    let wbits = match rest.strip_prefix(':') {
+        None if rest.is_empty() => None,
+        Some(b) => match b.parse::<usize>() {
+            Ok(w) if (2..=MAX_WBITS).contains(&w) => Some(w),
+            _ => {
+                return Err(SetupError::BackendNotBuilt(format!(
+                    "setup backend `{name}`: window bits must be a number in 2..={MAX_WBITS}"
+                )))
+            }
+        },
+        None => {
+            return Err(SetupError::BackendNotBuilt(format!(
+                "unknown setup backend `{name}` (valid: cpu, cpu-projective, cuda, cuda:BITS)"
+            )))
+        }
+    };
+    cuda_backend(wbits)
+}
+
+#[cfg(feature = "cuda")]
+fn cuda_backend(wbits: Option<usize>) -> Result<Box<dyn FixedBase>, SetupError> {
+    // Fail before the shape and the QAP are computed when there is no device.
+    crate::gpu::device::init().map_err(|e| SetupError::Gpu(e.to_string()))?;
+    let mut b = super::gpu::CudaFixedBase::default();
+    if let Some(w) = wbits {
+        b.wbits = w;
+    }
+    Ok(Box::new(b))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn cuda_backend(_wbits: Option<usize>) -> Result<Box<dyn FixedBase>, SetupError> {
+    Err(SetupError::BackendNotBuilt(
+        "the GPU setup (--backend cuda) is not built in this binary (cargo feature `cuda`); use --backend cpu".into(),
+    ))
 }
 
 #[cfg(test)]
@@ -330,8 +374,16 @@ mod tests {
     fn window_choice_grows_with_count_and_cuda_is_refused() {
         assert!(best_wbits(10) < best_wbits(1 << 20));
         assert!(best_wbits(1 << 24) <= MAX_WBITS);
-        let e = backend("cuda").err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(e.contains("not built"), "{e}");
+        if !cfg!(feature = "cuda") {
+            for name in ["cuda", "cuda:11"] {
+                let e = backend(name).err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(e.contains("not built"), "{e}");
+            }
+        }
         assert!(backend("tpu").is_err());
+        for bad in ["cuda:1", "cuda:17", "cuda:x", "cuda12", "cuda:"] {
+            let e = backend(bad).err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(e.contains("window bits") || e.contains("unknown"), "{bad}: {e}");
+        }
     }
 }

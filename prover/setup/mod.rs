@@ -6,6 +6,8 @@
 
 pub mod batch_affine;
 pub mod fixed_base;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod normalize;
 pub mod qap;
 pub mod runner;
@@ -47,6 +49,8 @@ pub enum SetupError {
     Io { path: String, source: std::io::Error },
     #[error("setup backend returned malformed output: {0}")]
     Backend(String),
+    #[error("GPU setup failed: {0}")]
+    Gpu(String),
     #[error("bellperson's generator failed: {0}")]
     Bellperson(String),
 }

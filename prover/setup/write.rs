@@ -1,6 +1,7 @@
 //! Writes parameters and the verifying key in bellperson's file format
-//! (uncompressed points, big-endian u32 lengths), serializing points in
-//! parallel batches; atomic (temp file, fsync, rename).
+//! (uncompressed points, big-endian u32 lengths): points are serialized in
+//! parallel batches, the next batch while the current one is written;
+//! atomic (temp file, fsync, rename).
 
 use crate::groth16::Params;
 use bellperson::groth16::VerifyingKey;
@@ -10,37 +11,62 @@ use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-const BATCH: usize = 1 << 16;
+const BATCH: usize = 1 << 18;
 
-fn points<W: Write, P: Sync>(w: &mut W, pts: &[P], size: usize, ser: impl Fn(&P, &mut [u8]) + Sync) -> io::Result<()> {
-    let mut buf = vec![0u8; BATCH.min(pts.len()) * size];
-    for batch in pts.chunks(BATCH) {
-        let bytes = &mut buf[..batch.len() * size];
-        bytes
-            .par_chunks_mut(size)
-            .zip(batch.par_iter())
-            .with_min_len(1024)
-            .for_each(|(b, p)| ser(p, b));
-        w.write_all(bytes)?;
+fn serialize<P: Sync>(out: &mut [u8], batch: &[P], size: usize, ser: &(impl Fn(&P, &mut [u8]) + Sync)) {
+    out[..batch.len() * size]
+        .par_chunks_mut(size)
+        .zip(batch.par_iter())
+        .with_min_len(1024)
+        .for_each(|(b, p)| ser(p, b));
+}
+
+/// Serializes batch i + 1 on the pool while batch i is written, so the
+/// sequential write overlaps the parallel serialization.
+fn points<W: Write + Send, P: Sync>(
+    w: &mut W,
+    pts: &[P],
+    size: usize,
+    ser: impl Fn(&P, &mut [u8]) + Sync,
+) -> io::Result<()> {
+    let batches: Vec<&[P]> = pts.chunks(BATCH).collect();
+    let Some(first) = batches.first() else {
+        return Ok(());
+    };
+    let cap = BATCH.min(pts.len()) * size;
+    let (mut cur, mut next) = (vec![0u8; cap], vec![0u8; if batches.len() > 1 { cap } else { 0 }]);
+    serialize(&mut cur, first, size, &ser);
+    for (i, b) in batches.iter().enumerate() {
+        let following = batches.get(i + 1);
+        let (written, ()) = rayon::join(
+            || w.write_all(&cur[..b.len() * size]),
+            || {
+                if let Some(nb) = following {
+                    serialize(&mut next, nb, size, &ser);
+                }
+            },
+        );
+        written?;
+        std::mem::swap(&mut cur, &mut next);
     }
     Ok(())
 }
 
-fn g1s<W: Write>(w: &mut W, pts: &[G1Affine]) -> io::Result<()> {
+fn g1s<W: Write + Send>(w: &mut W, pts: &[G1Affine]) -> io::Result<()> {
     points(w, pts, 96, |p, b| b.copy_from_slice(&p.to_uncompressed()))
 }
 
-fn g2s<W: Write>(w: &mut W, pts: &[G2Affine]) -> io::Result<()> {
+fn g2s<W: Write + Send>(w: &mut W, pts: &[G2Affine]) -> io::Result<()> {
     points(w, pts, 192, |p, b| b.copy_from_slice(&p.to_uncompressed()))
 }
 
-fn len<W: Write>(w: &mut W, n: usize) -> io::Result<()> {
+fn len<W: Write + Send>(w: &mut W, n: usize) -> io::Result<()> {
     let n = u32::try_from(n).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "more than 2^32 points"))?;
     w.write_all(&n.to_be_bytes())
 }
 
 /// The verifying key, exactly as `VerifyingKey::write` lays it out.
-pub fn vk_bytes<W: Write>(w: &mut W, vk: &VerifyingKey<Bls12>) -> io::Result<()> {
+pub fn vk_bytes<W: Write + Send>(w: &mut W, vk: &VerifyingKey<Bls12>) -> io::Result<()> {
     g1s(w, &[vk.alpha_g1, vk.beta_g1])?;
     g2s(w, &[vk.beta_g2, vk.gamma_g2])?;
     g1s(w, &[vk.delta_g1])?;
@@ -50,7 +76,7 @@ pub fn vk_bytes<W: Write>(w: &mut W, vk: &VerifyingKey<Bls12>) -> io::Result<()>
 }
 
 /// The parameters, exactly as `Parameters::write` lays them out.
-pub fn params_bytes<W: Write>(w: &mut W, p: &Params) -> io::Result<()> {
+pub fn params_bytes<W: Write + Send>(w: &mut W, p: &Params) -> io::Result<()> {
     vk_bytes(w, &p.vk)?;
     for q in [&p.h, &p.l, &p.a, &p.b_g1] {
         len(w, q.len())?;
