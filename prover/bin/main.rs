@@ -184,14 +184,17 @@ fn dispatch(cli: Cli) -> Result<()> {
         Cmd::Info { json } => {
             let info = build_info::info();
             if json {
-                println!("{}", serde_json::to_string_pretty(&info)?);
+                // writeln, not println: a closed pipe is an error, not a panic.
+                writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&info)?).context("stdout")?;
             } else {
-                println!(
+                writeln!(
+                    std::io::stdout(),
                     "phaseline-prover {} fingerprint {} features [{}]",
                     info.package_version,
                     info.fingerprint,
                     info.features.join(",")
-                );
+                )
+                .context("stdout")?;
             }
         }
         Cmd::Synth(c) => {
