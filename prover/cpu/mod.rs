@@ -3,3 +3,4 @@
 pub mod msm;
 pub mod ntt;
 pub mod prove;
+pub mod split;

@@ -1,9 +1,12 @@
 //! The CPU backend: H through our NTT, the five MSMs on all cores, assembly.
-//! With `par-bg2` (A4) the B_G2 MSMs run concurrently with the G1 work;
-//! without it they run after it.
+//! H is a plain Pippenger MSM (its scalars are dense); L, A, B_G1 and B_G2
+//! take witness values and are split by value (`split`). With `par-bg2` (A4)
+//! the B_G2 MSMs run concurrently with the G1 work; without it they run
+//! after it.
 
-use super::msm::{msm_g1, msm_g2, scalar_bytes};
+use super::msm::{msm_g1, scalar_bytes};
 use super::ntt::Domain;
+use super::split::{split_msm_g1, split_msm_g2};
 use crate::error::ProverError;
 use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
@@ -54,15 +57,15 @@ fn filtered(values: &[Fr], density: &[bool]) -> Vec<Fr> {
 }
 
 /// B scalars in parameter order: inputs with B density, then aux with B density.
-fn b_scalars(s: &Synthesized) -> Vec<[u8; 32]> {
+fn b_scalars(s: &Synthesized) -> Vec<Fr> {
     let mut v = filtered(&s.inputs, &s.b_input_density);
     v.extend(filtered(&s.aux, &s.b_aux_density));
-    scalar_bytes(&v)
+    v
 }
 
 fn b_g2_all(p: &Params, synths: &[Synthesized], rec: &Recorder) -> Vec<G2Projective> {
     rec.time("msm_b_g2", || {
-        synths.iter().map(|s| msm_g2(&p.b_g2, &b_scalars(s))).collect()
+        synths.iter().map(|s| split_msm_g2(&p.b_g2, &b_scalars(s))).collect()
     })
 }
 
@@ -79,7 +82,7 @@ fn g1_all(p: &Params, synths: &[Synthesized], d: &Domain, rec: &Recorder) -> Vec
     drop(hs);
     let l: Vec<G1Projective> = rec.time("msm_l", || {
         crate::selftest::slow_l_msm();
-        synths.iter().map(|s| msm_g1(&p.l, &scalar_bytes(&s.aux))).collect()
+        synths.iter().map(|s| split_msm_g1(&p.l, &s.aux)).collect()
     });
     let a: Vec<G1Projective> = rec.time("msm_a", || {
         synths
@@ -87,12 +90,12 @@ fn g1_all(p: &Params, synths: &[Synthesized], d: &Domain, rec: &Recorder) -> Vec
             .map(|s| {
                 let mut v = s.inputs.clone();
                 v.extend(filtered(&s.aux, &s.a_aux_density));
-                msm_g1(&p.a, &scalar_bytes(&v))
+                split_msm_g1(&p.a, &v)
             })
             .collect()
     });
     let b: Vec<G1Projective> = rec.time("msm_b_g1", || {
-        synths.iter().map(|s| msm_g1(&p.b_g1, &b_scalars(s))).collect()
+        synths.iter().map(|s| split_msm_g1(&p.b_g1, &b_scalars(s))).collect()
     });
     h.into_iter()
         .zip(l)

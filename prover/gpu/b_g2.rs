@@ -1,25 +1,15 @@
 //! B_G2 on the CPU, split like the G1 MSMs: ones summed by point additions,
-//! the tail by blst's Pippenger over the gathered points. It runs beside the
-//! GPU's G1 work (`par-bg2`) or after it.
+//! the tail by blst's Pippenger over the gathered points (`cpu::split`). It
+//! runs beside the GPU's G1 work (`par-bg2`) or after it.
 
 use super::prep::Split;
-use crate::cpu::msm::{msm_g2, scalar_bytes};
+use crate::cpu::msm::msm_g2;
+use crate::cpu::split::split_sum;
 use blstrs::{G2Affine, G2Projective};
-use group::Group;
-use rayon::prelude::*;
 
 /// sum over the split of scalar * point in G2.
 pub fn b_g2_split(points: &[G2Affine], split: &Split) -> G2Projective {
-    let ones = split
-        .ones
-        .par_chunks(1 << 12)
-        .map(|c| {
-            c.iter()
-                .fold(G2Projective::identity(), |acc, i| acc + points[*i as usize])
-        })
-        .reduce(G2Projective::identity, |a, b| a + b);
-    let tail_pts: Vec<G2Affine> = split.tail_idx.par_iter().map(|i| points[*i as usize]).collect();
-    ones + msm_g2(&tail_pts, &scalar_bytes(&split.tail))
+    split_sum(points, split, msm_g2)
 }
 
 #[cfg(test)]
@@ -27,7 +17,7 @@ mod tests {
     use super::*;
     use blstrs::Scalar as Fr;
     use ff::Field;
-    use group::{prime::PrimeCurveAffine, Curve};
+    use group::{prime::PrimeCurveAffine, Curve, Group};
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
