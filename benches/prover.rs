@@ -1,12 +1,14 @@
-//! Criterion microbenches: synth-only per preset, one NTT, one MSM.
+//! Criterion microbenches: synth-only per preset, one NTT, one MSM, and the
+//! split MSMs against plain Pippenger on witness-shaped scalars.
 
-use blstrs::{G1Affine, G1Projective, Scalar as Fr};
+use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use criterion::{criterion_group, criterion_main, Criterion};
 use ff::Field;
 use group::{Curve, Group};
 use phaseline_prover::circuits::presets::preset;
-use phaseline_prover::cpu::msm::{msm_g1, scalar_bytes};
+use phaseline_prover::cpu::msm::{msm_g1, msm_g2, scalar_bytes};
 use phaseline_prover::cpu::ntt::Domain;
+use phaseline_prover::cpu::split::{split_msm_g1, split_msm_g2};
 use phaseline_prover::synth::synthesize;
 use rand_core::SeedableRng;
 
@@ -41,9 +43,36 @@ fn msm(c: &mut Criterion) {
     c.bench_function("msm_g1/2^12", |b| b.iter(|| msm_g1(&pts, &bytes)));
 }
 
+/// Scalars shaped like `small`'s witness: 48% zeros, 44% ones, 8% others.
+fn witness_like(n: usize, rng: &mut rand_chacha::ChaCha8Rng) -> Vec<Fr> {
+    (0..n)
+        .map(|i| match i % 25 {
+            0..=11 => Fr::ZERO,
+            12..=22 => Fr::ONE,
+            _ => Fr::random(&mut *rng),
+        })
+        .collect()
+}
+
+fn split(c: &mut Criterion) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let n = 1 << 13;
+    let sc = witness_like(n, &mut rng);
+    let g1: Vec<G1Affine> = (0..n).map(|_| G1Projective::random(&mut rng).to_affine()).collect();
+    let g2: Vec<G2Affine> = (0..n).map(|_| G2Projective::random(&mut rng).to_affine()).collect();
+    c.bench_function("witness_msm_g1/2^13/plain", |b| {
+        b.iter(|| msm_g1(&g1, &scalar_bytes(&sc)))
+    });
+    c.bench_function("witness_msm_g1/2^13/split", |b| b.iter(|| split_msm_g1(&g1, &sc)));
+    c.bench_function("witness_msm_g2/2^13/plain", |b| {
+        b.iter(|| msm_g2(&g2, &scalar_bytes(&sc)))
+    });
+    c.bench_function("witness_msm_g2/2^13/split", |b| b.iter(|| split_msm_g2(&g2, &sc)));
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = synth, ntt, msm
+    targets = synth, ntt, msm, split
 }
 criterion_main!(benches);
