@@ -2,7 +2,7 @@
 # Runs on a GPU host from a bundle made by scripts/gpu-bundle.sh: the GPU
 # tests for real (a missing device is a failure here), then a measurement
 # matrix, writing everything under RESULTS_DIR:
-#   tests.log, results.jsonl (every record, appended), run.log (appended),
+#   gpu-tests.log, gpu-setup-tests.log, results.jsonl (every record, appended), run.log (appended),
 #   nvidia-smi.txt
 #
 #   ./run-all.sh RESULTS_DIR
@@ -38,11 +38,13 @@ export PHASELINE_PROVER_BIN="$HERE/bin/phaseline-prover-$first"
 fails=0
 
 if [ "${TESTS:-1}" = 1 ]; then
-  log "gpu tests"
-  PHASELINE_REQUIRE_GPU=1 "$HERE/bin/gpu-tests" --include-ignored --test-threads=1 --nocapture >"$OUT/tests.log" 2>&1
-  rc=$?
-  log "gpu tests rc=$rc: $(grep 'test result' "$OUT/tests.log" | tail -n 1)"
-  [ $rc = 0 ] || fails=$((fails + 1))
+  for t in gpu gpu-setup; do
+    log "$t tests"
+    PHASELINE_REQUIRE_GPU=1 "$HERE/bin/$t-tests" --include-ignored --test-threads=1 --nocapture >"$OUT/$t-tests.log" 2>&1
+    rc=$?
+    log "$t tests rc=$rc: $(grep 'test result' "$OUT/$t-tests.log" | tail -n 1)"
+    [ $rc = 0 ] || fails=$((fails + 1))
+  done
 fi
 
 run() { # variant backend circuit parts reps warmup

@@ -9,6 +9,9 @@
 //! `SKIPPED: no CUDA device`).
 #![cfg(feature = "cuda")]
 
+mod gpu_common;
+use gpu_common::gpu_or_skip;
+
 use blstrs::{G1Affine, G1Projective, Scalar as Fr};
 use ff::Field;
 use group::{Curve, Group};
@@ -26,18 +29,6 @@ use phaseline_prover::ProverError;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use rayon::prelude::*;
-
-/// True when a device answers; prints the skip otherwise.
-fn gpu_or_skip(test: &str) -> bool {
-    match device::init() {
-        Ok(_) => true,
-        Err(ProverError::Gpu { code: 100, message }) if std::env::var_os("PHASELINE_REQUIRE_GPU").is_none() => {
-            eprintln!("SKIPPED: no CUDA device ({test}: {message})");
-            false
-        }
-        Err(e) => panic!("{test}: CUDA device required but unusable: {e}"),
-    }
-}
 
 fn rng() -> ChaCha20Rng {
     ChaCha20Rng::from_entropy()

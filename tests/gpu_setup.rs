@@ -10,10 +10,12 @@
 //! device fails instead of printing `SKIPPED: no CUDA device`.
 #![cfg(feature = "cuda")]
 
+mod gpu_common;
+use gpu_common::gpu_or_skip;
+
 use blstrs::{G1Projective, G2Projective, Scalar as Fr};
 use ff::Field;
 use group::Group;
-use phaseline_prover::gpu::device;
 use phaseline_prover::phases::Recorder;
 use phaseline_prover::record::Record;
 use phaseline_prover::run::{run_prove, RunOpts};
@@ -23,17 +25,6 @@ use phaseline_prover::ProverError;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use rayon::prelude::*;
-
-fn gpu_or_skip(test: &str) -> bool {
-    match device::init() {
-        Ok(_) => true,
-        Err(ProverError::Gpu { code: 100, message }) if std::env::var_os("PHASELINE_REQUIRE_GPU").is_none() => {
-            eprintln!("SKIPPED: no CUDA device ({test}: {message})");
-            false
-        }
-        Err(e) => panic!("{test}: CUDA device required but unusable: {e}"),
-    }
-}
 
 /// Edge scalars, then `n` fresh random ones (every 101st zero, every 103rd one).
 fn scalars(n: usize, seed: u64) -> Vec<Fr> {
