@@ -179,7 +179,16 @@ pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
     let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
-    let (p, _, _) = load_or_generate(&cs[0], &o.params_dir, o.params_file.as_deref(), &Expected::of(&s, d.n))?;
+    // Missing parameters are made on the device that proves: the GPU's fixed-base
+    // backend for `cuda`, the CPU's otherwise.
+    let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
+    let (p, _, _) = load_or_generate(
+        &cs[0],
+        &o.params_dir,
+        o.params_file.as_deref(),
+        &Expected::of(&s, d.n),
+        fixed_base,
+    )?;
     Ok(p)
 }
 

@@ -154,12 +154,14 @@ pub enum Source {
     GivenFile,
 }
 
-/// Loads the cached parameters for `circuit`, generating and caching them when absent.
+/// Loads the cached parameters for `circuit`, generating and caching them when
+/// absent with our setup on the fixed-base backend `fixed_base`.
 pub fn load_or_generate<C: Circuit>(
     circuit: &C,
     dir: &Path,
     explicit: Option<&Path>,
     expected: &Expected,
+    fixed_base: &str,
 ) -> Result<(Params, Source, PathBuf), ProverError> {
     if let Some(path) = explicit {
         let p = read(path)?;
@@ -173,7 +175,7 @@ pub fn load_or_generate<C: Circuit>(
         return Ok((p, Source::Loaded, path));
     }
     // Our setup (recorded shape, cached beside the parameters), random toxic waste.
-    let p = crate::setup::runner::generate_cached(circuit, dir)?;
+    let p = crate::setup::runner::generate_cached(circuit, dir, fixed_base)?;
     check(&p, expected, &path.display().to_string())?;
     write_atomic(&p, &path)?;
     Ok((p, Source::Generated, path))

@@ -198,9 +198,11 @@ pub fn bellperson_params<C: Circuit>(c: &C, seed: Option<u64>) -> Result<Params,
 }
 
 /// The prove path's setup when no parameters are cached: the shape from (or
-/// into) `dir`, random toxic waste, the CPU backend.
-pub fn generate_cached<C: Circuit>(c: &C, dir: &Path) -> Result<Params, SetupError> {
+/// into) `dir`, random toxic waste, the fixed-base backend named
+/// `fixed_base` (`cpu`, or `cuda` when proving on the GPU).
+pub fn generate_cached<C: Circuit>(c: &C, dir: &Path, fixed_base: &str) -> Result<Params, SetupError> {
+    let fb = super::backend(fixed_base)?;
     let rec = Recorder::new();
     let shape = shape_for(c, Some(dir), &rec)?;
-    setup(&shape, &Toxic::random(), &super::CpuFixedBase, &rec)
+    setup(&shape, &Toxic::random(), fb.as_ref(), &rec)
 }
