@@ -34,22 +34,7 @@ for v in $VARIANTS; do
   "$DIR/bin/phaseline-prover-$v" info --json >"$DIR/bin/phaseline-prover-$v.info.json"
 done
 
-# The GPU test binaries: the prover's (tests/gpu.rs) and the setup's (tests/gpu_setup.rs).
-for t in gpu gpu_setup; do
-  exe=$(cargo test --release --features cuda --test "$t" --no-run --message-format=json | T="$t" python3 -c '
-import json, os, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    t = m.get("target", {})
-    if m.get("reason") == "compiler-artifact" and t.get("name") == os.environ["T"] and "test" in t.get("kind", []):
-        print(m.get("executable") or "")
-')
-  if [ -z "$exe" ]; then
-    echo "could not find the GPU test binary $t" >&2
-    exit 2
-  fi
-  strip --strip-debug -o "$DIR/bin/$(echo "$t" | tr _ -)-tests" "$exe"
-done
+scripts/gpu-test-binaries.sh "$DIR/bin"
 cp scripts/gpu-run-all.sh "$DIR/run-all.sh"
 chmod +x "$DIR/run-all.sh"
 size=$(du -sb "$DIR" | cut -f1)
