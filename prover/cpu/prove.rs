@@ -1,13 +1,15 @@
 //! The CPU backend: H through our NTT, the five MSMs on all cores, assembly.
 //! H is a plain Pippenger MSM (its scalars are dense); L, A, B_G1 and B_G2
-//! take witness values and are split by value (`split`). With `par-bg2` (A4)
+//! take witness values and are split by value once per circuit (`msm_prep`,
+//! the GPU backend's `circuit_splits`), then summed by `split`. With `par-bg2` (A4)
 //! the B_G2 MSMs run concurrently with the G1 work; without it they run
 //! after it.
 
-use super::msm::{msm_g1, scalar_bytes};
+use super::msm::{msm_g1, msm_g2, scalar_bytes};
 use super::ntt::Domain;
-use super::split::{split_msm_g1, split_msm_g2};
+use super::split::split_sum;
 use crate::error::ProverError;
+use crate::gpu::prep::{circuit_splits, CircuitSplits};
 use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
@@ -47,25 +49,9 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
     a
 }
 
-fn filtered(values: &[Fr], density: &[bool]) -> Vec<Fr> {
-    values
-        .iter()
-        .zip(density)
-        .filter(|(_, d)| **d)
-        .map(|(v, _)| *v)
-        .collect()
-}
-
-/// B scalars in parameter order: inputs with B density, then aux with B density.
-fn b_scalars(s: &Synthesized) -> Vec<Fr> {
-    let mut v = filtered(&s.inputs, &s.b_input_density);
-    v.extend(filtered(&s.aux, &s.b_aux_density));
-    v
-}
-
-fn b_g2_all(p: &Params, synths: &[Synthesized], rec: &Recorder) -> Vec<G2Projective> {
+fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Projective> {
     rec.time("msm_b_g2", || {
-        synths.iter().map(|s| split_msm_g2(&p.b_g2, &b_scalars(s))).collect()
+        splits.iter().map(|sp| split_sum(&p.b_g2, &sp.b, msm_g2)).collect()
     })
 }
 
@@ -76,26 +62,19 @@ struct G1Out {
     b_g1: G1Projective,
 }
 
-fn g1_all(p: &Params, synths: &[Synthesized], d: &Domain, rec: &Recorder) -> Vec<G1Out> {
+fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Domain, rec: &Recorder) -> Vec<G1Out> {
     let hs: Vec<Vec<Fr>> = rec.time("ntt_h", || synths.iter().map(|s| h_coeffs(s, d, rec)).collect());
     let h: Vec<G1Projective> = rec.time("msm_h", || hs.iter().map(|h| msm_g1(&p.h, &scalar_bytes(h))).collect());
     drop(hs);
     let l: Vec<G1Projective> = rec.time("msm_l", || {
         crate::selftest::slow_l_msm();
-        synths.iter().map(|s| split_msm_g1(&p.l, &s.aux)).collect()
+        splits.iter().map(|sp| split_sum(&p.l, &sp.l, msm_g1)).collect()
     });
     let a: Vec<G1Projective> = rec.time("msm_a", || {
-        synths
-            .iter()
-            .map(|s| {
-                let mut v = s.inputs.clone();
-                v.extend(filtered(&s.aux, &s.a_aux_density));
-                split_msm_g1(&p.a, &v)
-            })
-            .collect()
+        splits.iter().map(|sp| split_sum(&p.a, &sp.a, msm_g1)).collect()
     });
     let b: Vec<G1Projective> = rec.time("msm_b_g1", || {
-        synths.iter().map(|s| split_msm_g1(&p.b_g1, &b_scalars(s))).collect()
+        splits.iter().map(|sp| split_sum(&p.b_g1, &sp.b, msm_g1)).collect()
     });
     h.into_iter()
         .zip(l)
@@ -110,11 +89,13 @@ pub fn prove(p: &Params, synths: &[Synthesized], rs: &[(Fr, Fr)], rec: &Recorder
     let rows = synths.first().map(|s| s.num_constraints()).unwrap_or(0);
     let d = Domain::for_len(rows)
         .ok_or_else(|| ProverError::InvalidArgument("circuit too large for Fr's 2-adicity".into()))?;
+    // Each circuit's L, A and B scalars split by value once; B serves B_G1 and B_G2.
+    let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
     let (g1, g2) = if cfg!(feature = "par-bg2") {
-        rayon::join(|| g1_all(p, synths, &d, rec), || b_g2_all(p, synths, rec))
+        rayon::join(|| g1_all(p, synths, &splits, &d, rec), || b_g2_all(p, &splits, rec))
     } else {
-        let g1 = g1_all(p, synths, &d, rec);
-        (g1, b_g2_all(p, synths, rec))
+        let g1 = g1_all(p, synths, &splits, &d, rec);
+        (g1, b_g2_all(p, &splits, rec))
     };
     Ok(rec.time("assemble", || {
         g1.into_iter()
