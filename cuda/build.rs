@@ -113,6 +113,7 @@ pub fn build(root: &Path, archs: &[String]) -> Result<(), String> {
         cmd.arg("-gencode").arg(format!("arch=compute_{num},code=sm_{num}"));
     }
     cmd.arg(root.join("cuda/pl_groth16.cu"));
+    cmd.arg(root.join("cuda/pl_fb_host.cpp"));
     cmd.arg(sppark.join("util/all_gpus.cpp"));
     let st = cmd
         .status()

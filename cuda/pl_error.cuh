@@ -12,16 +12,7 @@
 
 #include <util/exception.cuh>
 #include <util/rusterror.h>
-#include "pl_ffi.h"
-
-static inline pl_error pl_ok() { return pl_error{0, nullptr}; }
-
-static inline pl_error pl_fail(int code, const std::string& msg)
-{
-    if (code == 0)
-        code = -1;
-    return pl_error{code < 0 ? -code : code, strdup(msg.c_str())};
-}
+#include "pl_result.h"
 
 // sppark reports some failures by value; turn them into exceptions.
 static inline void pl_check(RustError e)

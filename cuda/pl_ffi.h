@@ -98,13 +98,25 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
 // holds `windows` rows of 2^(wbits-1) affine points, row i being
 // k * 2^(wbits i) * g for k = 1..=2^(wbits-1); wbits in 2..=16 and
 // windows * wbits >= 256. Scalars are fr in Montgomery form. G1: 96-byte
-// points; G2: 192-byte points (x.c0, x.c1, y.c0, y.c1).
+// points; G2: 192-byte points (x.c0, x.c1, y.c0, y.c1). The device works
+// through `chunk` scalars at a time (at least 1), which bounds its memory.
 pl_error pl_fixed_base_g1(const void* table_affine, uint32_t wbits, uint32_t windows,
-                          const void* scalars_mont, size_t n, void* out_affine,
-                          pl_phases* phases);
+                          const void* scalars_mont, size_t n, size_t chunk,
+                          void* out_affine, pl_phases* phases);
 pl_error pl_fixed_base_g2(const void* table_affine, uint32_t wbits, uint32_t windows,
-                          const void* scalars_mont, size_t n, void* out_affine,
-                          pl_phases* phases);
+                          const void* scalars_mont, size_t n, size_t chunk,
+                          void* out_affine, pl_phases* phases);
+
+// The same computation by the same per-element code (pl_fb_math.cuh) built
+// for the host: chunk by chunk, each chunk's normalization split into
+// `threads` strided runs as the device's threads split it. A check of that
+// code on machines without a GPU, not a fast path (one host thread).
+pl_error pl_fixed_base_host_g1(const void* table_affine, uint32_t wbits, uint32_t windows,
+                               const void* scalars_mont, size_t n, size_t chunk,
+                               size_t threads, void* out_affine);
+pl_error pl_fixed_base_host_g2(const void* table_affine, uint32_t wbits, uint32_t windows,
+                               const void* scalars_mont, size_t n, size_t chunk,
+                               size_t threads, void* out_affine);
 
 #ifdef __cplusplus
 }

@@ -88,13 +88,14 @@ static void pl_inject(const pl_opts& o)
 // The body of pl_fixed_base_g1 / _g2 (F: the group's base field).
 template<class F>
 static pl_error pl_fixed_base_entry(const void* table, uint32_t wbits, uint32_t windows,
-                                    const void* scalars, size_t n, void* out, pl_phases* phases)
+                                    const void* scalars, size_t n, size_t chunk, void* out,
+                                    pl_phases* phases)
 {
     PL_TRY
     std::lock_guard<std::mutex> lock(pl_mutex);
     const gpu_t& gpu = pl_gpu();
     pl_timer t{phases, gpu[0]};
-    pl_fixed_base_run<F>(gpu, t, table, wbits, windows, scalars, n, out);
+    pl_fixed_base_run<F>(gpu, t, table, wbits, windows, scalars, n, chunk, out);
     gpu.sync();
     t.flush();
     return pl_ok();
@@ -306,15 +307,17 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
 }
 
 pl_error pl_fixed_base_g1(const void* table, uint32_t wbits, uint32_t windows,
-                          const void* scalars, size_t n, void* out, pl_phases* phases)
+                          const void* scalars, size_t n, size_t chunk, void* out,
+                          pl_phases* phases)
 {
-    return pl_fixed_base_entry<fp_t>(table, wbits, windows, scalars, n, out, phases);
+    return pl_fixed_base_entry<fp_t>(table, wbits, windows, scalars, n, chunk, out, phases);
 }
 
 pl_error pl_fixed_base_g2(const void* table, uint32_t wbits, uint32_t windows,
-                          const void* scalars, size_t n, void* out, pl_phases* phases)
+                          const void* scalars, size_t n, size_t chunk, void* out,
+                          pl_phases* phases)
 {
-    return pl_fixed_base_entry<pl_fp2>(table, wbits, windows, scalars, n, out, phases);
+    return pl_fixed_base_entry<pl_fp2>(table, wbits, windows, scalars, n, chunk, out, phases);
 }
 
 } // extern "C"

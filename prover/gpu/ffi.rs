@@ -123,23 +123,49 @@ extern "C" {
         out: *mut c_void,
         phases: *mut PlPhases,
     ) -> PlError;
+    #[allow(clippy::too_many_arguments)]
     pub fn pl_fixed_base_g1(
         table: *const c_void,
         wbits: u32,
         windows: u32,
         scalars: *const c_void,
         n: usize,
+        chunk: usize,
         out: *mut c_void,
         phases: *mut PlPhases,
     ) -> PlError;
+    #[allow(clippy::too_many_arguments)]
     pub fn pl_fixed_base_g2(
         table: *const c_void,
         wbits: u32,
         windows: u32,
         scalars: *const c_void,
         n: usize,
+        chunk: usize,
         out: *mut c_void,
         phases: *mut PlPhases,
+    ) -> PlError;
+    #[allow(clippy::too_many_arguments)]
+    pub fn pl_fixed_base_host_g1(
+        table: *const c_void,
+        wbits: u32,
+        windows: u32,
+        scalars: *const c_void,
+        n: usize,
+        chunk: usize,
+        threads: usize,
+        out: *mut c_void,
+    ) -> PlError;
+    #[allow(clippy::too_many_arguments)]
+    pub fn pl_fixed_base_host_g2(
+        table: *const c_void,
+        wbits: u32,
+        windows: u32,
+        scalars: *const c_void,
+        n: usize,
+        chunk: usize,
+        threads: usize,
+        out: *mut c_void,
     ) -> PlError;
 }
 

@@ -243,18 +243,27 @@ impl FixedBase for CpuProjectiveFixedBase {
 }
 
 /// The backend named `name`: `cpu`, `cpu-projective`, `cuda` or `cuda:BITS`
-/// (the GPU backend with BITS-bit windows, 2..=16), or an error naming what
-/// is wrong or missing.
+/// (the GPU backend with BITS-bit windows, 2..=16), `cuda-host[:BITS]` (the
+/// GPU backend's code built for the host, one thread per call: a check on
+/// machines without a GPU, not a fast path), or an error naming what is
+/// wrong or missing.
 pub fn backend(name: &str) -> Result<Box<dyn FixedBase>, SetupError> {
+    const VALID: &str = "valid: cpu, cpu-projective, cuda, cuda:BITS, cuda-host, cuda-host:BITS";
     match name {
         "cpu" => return Ok(Box::new(CpuFixedBase)),
         "cpu-projective" => return Ok(Box::new(CpuProjectiveFixedBase)),
         _ => {}
     }
-    let Some(rest) = name.strip_prefix("cuda") else {
-        return Err(SetupError::BackendNotBuilt(format!(
-            "unknown setup backend `{name}` (valid: cpu, cpu-projective, cuda, cuda:BITS)"
-        )));
+    let (host, rest) = match name.strip_prefix("cuda-host") {
+        Some(r) => (true, r),
+        None => match name.strip_prefix("cuda") {
+            Some(r) => (false, r),
+            None => {
+                return Err(SetupError::BackendNotBuilt(format!(
+                    "unknown setup backend `{name}` ({VALID})"
+                )))
+            }
+        },
     };
     let wbits = match rest.strip_prefix(':') {
         None if rest.is_empty() => None,
@@ -268,18 +277,22 @@ pub fn backend(name: &str) -> Result<Box<dyn FixedBase>, SetupError> {
         },
         None => {
             return Err(SetupError::BackendNotBuilt(format!(
-                "unknown setup backend `{name}` (valid: cpu, cpu-projective, cuda, cuda:BITS)"
+                "unknown setup backend `{name}` ({VALID})"
             )))
         }
     };
-    cuda_backend(wbits)
+    cuda_backend(wbits, host)
 }
 
 #[cfg(feature = "cuda")]
-fn cuda_backend(wbits: Option<usize>) -> Result<Box<dyn FixedBase>, SetupError> {
-    // Fail before the shape and the QAP are computed when there is no device.
-    crate::gpu::device::init().map_err(|e| SetupError::Gpu(e.to_string()))?;
-    let mut b = super::gpu::CudaFixedBase::default();
+fn cuda_backend(wbits: Option<usize>, host: bool) -> Result<Box<dyn FixedBase>, SetupError> {
+    let mut b = if host {
+        super::gpu::CudaFixedBase::host_emulated()
+    } else {
+        // Fail before the shape and the QAP are computed when there is no device.
+        crate::gpu::device::init().map_err(|e| SetupError::Gpu(e.to_string()))?;
+        super::gpu::CudaFixedBase::default()
+    };
     if let Some(w) = wbits {
         b.wbits = w;
     }
@@ -287,9 +300,9 @@ fn cuda_backend(wbits: Option<usize>) -> Result<Box<dyn FixedBase>, SetupError> 
 }
 
 #[cfg(not(feature = "cuda"))]
-fn cuda_backend(_wbits: Option<usize>) -> Result<Box<dyn FixedBase>, SetupError> {
+fn cuda_backend(_wbits: Option<usize>, _host: bool) -> Result<Box<dyn FixedBase>, SetupError> {
     Err(SetupError::BackendNotBuilt(
-        "the GPU setup (--backend cuda) is not built in this binary (cargo feature `cuda`); use --backend cpu".into(),
+        "the GPU setup (--backend cuda, cuda-host) is not built in this binary (cargo feature `cuda`); use --backend cpu".into(),
     ))
 }
 
