@@ -370,3 +370,30 @@ fn a_check_that_cannot_decide_sets_the_stored_samples_aside() {
         "the check's line is kept in the state's log"
     );
 }
+
+#[test]
+fn without_stored_good_samples_the_check_uses_the_best_stocked_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
+    first_sitting(&path);
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for key in ["bank", "sittings"] {
+        v[key].as_object_mut().unwrap().remove("good");
+    }
+    std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let st = load(&path);
+    let most = st.bank.keys().map(|k| st.ok_count(k)).max().unwrap();
+    let pick = st.bank.keys().find(|k| st.ok_count(k) == most).unwrap().clone();
+    assert_ne!(pick, "good");
+    let mut m = Recorder::new(scenario(1.0, 7), Some(1));
+    let (r, lines) = bisect(&mut m, &args(true, false), &path);
+    assert!(r.is_err(), "stopped after the check");
+    assert_eq!(m.calls, vec![(vec![pick.clone()], 5)]);
+    let check = line_with(&lines, "[resume] drift check on `");
+    assert!(
+        check.starts_with(&format!(
+            "[resume] drift check on `{pick}`: stored x{most} (sitting 0) vs fresh x5"
+        )),
+        "{check}"
+    );
+}
