@@ -54,6 +54,7 @@ fn args(factorial: bool, resume: bool) -> FlagsArgs {
         factorial,
         state: None,
         resume,
+        trust_stored: false,
         runner: None,
     }
 }
@@ -222,9 +223,17 @@ fn an_interrupted_bisect_resumes_from_its_state_file() {
     // Resume: only what is missing gets measured, and the answer is reached.
     let r = bisect(&mut fresh, &args(false, true), &path).unwrap();
     assert_eq!(culprit_sets(&r), vec![(set(&["par-bg2", "presize"]), true)]);
+    // Of the stored variants only the good end (no feature) is measured again: the drift check.
+    let again: Vec<&String> = fresh.built.iter().filter(|k| before.contains(*k)).collect();
+    assert_eq!(
+        again,
+        vec![""],
+        "resume re-measured a stored variant besides the drift check"
+    );
     assert!(
-        fresh.built.iter().all(|k| !before.contains(k)),
-        "resume rebuilt a stored variant"
+        r.text.contains("pooled after the drift check on `good` passed"),
+        "{}",
+        r.text
     );
     assert!(r.cost.fresh_runs < r.cost.runs);
     // Resuming with another metric or cap reuses the samples; another feature set is refused.

@@ -99,20 +99,10 @@ impl<'a> Judge<'a> {
         let names: Vec<String> = short.iter().map(|v| v.name.clone()).collect();
         let owned: Vec<Variant> = short.iter().map(|v| (*v).clone()).collect();
         let before: Vec<usize> = owned.iter().map(|v| self.state.ok_count(&v.name)).collect();
-        let run = self.measurer.measure(&owned, need)?;
-        self.state.testbed.get_or_insert_with(|| run.testbed.clone());
-        self.state.provenance.get_or_insert_with(|| run.provenance.clone());
-        for bv in &run.variants {
-            self.state
-                .built
-                .entry(bv.variant.name.clone())
-                .or_insert_with(|| bv.clone());
-        }
+        let run = self.measure_unbanked(&owned, need)?;
         for v in &owned {
             let got: Vec<_> = run.samples.iter().filter(|s| s.variant == v.name).cloned().collect();
-            self.state.runs += got.len();
-            self.fresh_runs += got.len();
-            self.state.bank.entry(v.name.clone()).or_default().extend(got);
+            self.state.bank_samples(&v.name, got);
         }
         self.say(format!("  measured {} x{need} rep(s)", names.join(", ")));
         self.save()?;
@@ -130,6 +120,28 @@ impl<'a> Judge<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Measures `variants` for `reps` repetitions without banking the samples
+    /// (builds, testbed and repetition counts are recorded).
+    pub fn measure_unbanked(&mut self, variants: &[Variant], reps: usize) -> Result<Run, HarnessError> {
+        let run = self.measurer.measure(variants, reps)?;
+        self.state.testbed.get_or_insert_with(|| run.testbed.clone());
+        self.state.provenance.get_or_insert_with(|| run.provenance.clone());
+        for bv in &run.variants {
+            self.state
+                .built
+                .entry(bv.variant.name.clone())
+                .or_insert_with(|| bv.clone());
+        }
+        let got = run
+            .samples
+            .iter()
+            .filter(|s| variants.iter().any(|v| v.name == s.variant))
+            .count();
+        self.state.runs += got;
+        self.fresh_runs += got;
+        Ok(run)
     }
 
     /// A run holding every banked sample of `variants`, named as given.

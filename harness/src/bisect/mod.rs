@@ -6,6 +6,7 @@
 //! with a seeded mock and runs unchanged on real builds.
 
 pub mod ddmin;
+pub mod drift;
 pub mod factorial;
 pub mod flags;
 pub mod judge;
@@ -79,9 +80,13 @@ pub struct FlagsArgs {
     /// State file (resumable); default <runs_dir>/../bisect/state.json.
     #[arg(long)]
     pub state: Option<PathBuf>,
-    /// Resume from the state file, reusing every sample it holds.
+    /// Resume from the state file. Its samples are pooled with new ones only if
+    /// the reference end, measured afresh, has not drifted; else they are set aside.
     #[arg(long)]
     pub resume: bool,
+    /// With --resume: pool the stored samples without the drift check (the machine is known unchanged).
+    #[arg(long, requires = "resume")]
+    pub trust_stored: bool,
     /// Harness self-test: use this runner binary for every variant instead of building.
     #[arg(long, value_name = "PATH")]
     pub runner: Option<PathBuf>,
@@ -168,6 +173,8 @@ pub struct FlagsRun {
     pub text: String,
     pub exit: ExitCode,
     pub cost: report::Cost,
+    /// What a resume did with the samples of earlier sittings (None when not resumed).
+    pub resumed: Option<drift::Resumed>,
 }
 
 /// The whole `bisect flags` with a given measurer, state file and progress sink.
@@ -185,6 +192,11 @@ pub fn run_flags(
             a.reps, a.max_reps
         )));
     }
+    if a.trust_stored && !a.resume {
+        return Err(HarnessError::Invalid(
+            "--trust-stored only applies with --resume".into(),
+        ));
+    }
     set.compare.validate()?;
     let threshold = set.compare.thresholds.relative(&a.metric);
     let params = state::Params {
@@ -199,12 +211,14 @@ pub fn run_flags(
         seed: set.compare.bootstrap_seed,
     };
     let st = if a.resume {
-        let st = state::BisectState::load(state_path, &params)?;
+        let mut st = state::BisectState::load(state_path, &params)?;
+        st.sitting += 1;
         progress(&format!(
-            "[resume] {} with {} stored run(s) of {} variant(s)",
+            "[resume] {} with {} stored run(s) of {} variant(s); this is sitting {}",
             state_path.display(),
             st.runs,
-            st.bank.len()
+            st.bank.len(),
+            st.sitting
         ));
         st
     } else {
@@ -225,6 +239,11 @@ pub fn run_flags(
     };
     let mut judge = judge::Judge::new(measurer, st, Some(state_path.to_path_buf()), opts, progress);
     judge.save()?;
+    let resumed = if a.resume {
+        Some(drift::on_resume(&mut judge, space, a.trust_stored)?)
+    } else {
+        None
+    };
     let answers = if a.metric == flags::AUTO {
         flags::bisect_auto(&mut judge, space, a.factorial)?
     } else {
@@ -235,7 +254,11 @@ pub fn run_flags(
         runs: judge.state.runs,
         fresh_runs: judge.fresh_runs,
     };
-    let text = report::render(space, &answers, &cost);
+    let samples_line = resumed.as_ref().map(|r| {
+        let (earlier, now) = judge.state.ok_by_sitting();
+        drift::answer_line(r, earlier, earlier + now)
+    });
+    let text = report::render(space, &answers, &cost, samples_line.as_deref());
     judge.state.answer = Some(text.clone());
     judge.save()?;
     let regressed = answers.iter().any(|(_, x)| {
@@ -256,5 +279,6 @@ pub fn run_flags(
         text,
         exit,
         cost,
+        resumed,
     })
 }

@@ -52,14 +52,18 @@ pub struct Cost {
     pub fresh_runs: usize,
 }
 
-/// The whole answer: one section per bisected metric, then the cost.
-pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost) -> String {
+/// The whole answer: one section per bisected metric, then where the samples
+/// come from (`samples`, on a resume), then the cost.
+pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost, samples: Option<&str>) -> String {
     let mut s = String::new();
     for (metric, ans) in answers {
         if answers.len() > 1 {
             let _ = writeln!(s, "== phase `{metric}` ==");
         }
         s.push_str(&render_one(space, metric, ans));
+    }
+    if let Some(line) = samples {
+        let _ = writeln!(s, "{line}");
     }
     let k = space.flags.len();
     let _ = writeln!(

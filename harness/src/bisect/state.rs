@@ -2,6 +2,11 @@
 //! far (per variant) and the progress log. Saved atomically after each
 //! measurement, so an interrupted bisect resumes by replaying its decisions
 //! from stored samples and measuring only what is still missing.
+//!
+//! Each start or resume is a *sitting*; every banked sample records the sitting
+//! that measured it, and samples a drift check refused to pool are kept under
+//! `set_aside` (never deleted). Files written before sittings existed load
+//! with every sample in sitting 0.
 
 use crate::model::{BuiltVariant, Provenance, Sample, Testbed};
 use crate::HarnessError;
@@ -40,6 +45,16 @@ pub struct BisectState {
     /// Variant name -> measured samples.
     #[serde(default)]
     pub bank: BTreeMap<String, Vec<Sample>>,
+    /// The current sitting: 0 for the first, incremented by each resume.
+    #[serde(default)]
+    pub sitting: u32,
+    /// Variant name -> the sitting of each sample in `bank` (same order and
+    /// length). A variant missing here has every sample in sitting 0.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sittings: BTreeMap<String, Vec<u32>>,
+    /// Samples of earlier sittings that a drift check kept out of the bank.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<SetAside>,
     /// Repetitions run (successful or not).
     #[serde(default)]
     pub runs: usize,
@@ -48,6 +63,25 @@ pub struct BisectState {
     /// The final answer, once reached.
     #[serde(default)]
     pub answer: Option<String>,
+}
+
+/// Samples taken out of the bank on resume, with why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetAside {
+    /// The sitting that set them aside.
+    pub sitting: u32,
+    pub reason: String,
+    /// Variant name -> the samples, as they were banked.
+    pub bank: BTreeMap<String, Vec<Sample>>,
+    /// Variant name -> the sitting of each of those samples.
+    pub sittings: BTreeMap<String, Vec<u32>>,
+}
+
+impl SetAside {
+    /// Successful measured samples set aside.
+    pub fn ok_total(&self) -> usize {
+        self.bank.values().flatten().filter(|s| s.ok && !s.warmup).count()
+    }
 }
 
 impl BisectState {
@@ -59,6 +93,9 @@ impl BisectState {
             provenance: None,
             built: BTreeMap::new(),
             bank: BTreeMap::new(),
+            sitting: 0,
+            sittings: BTreeMap::new(),
+            set_aside: Vec::new(),
             runs: 0,
             log: Vec::new(),
             answer: None,
@@ -70,6 +107,58 @@ impl BisectState {
         self.bank
             .get(key)
             .map_or(0, |v| v.iter().filter(|s| s.ok && !s.warmup).count())
+    }
+
+    /// Sittings of the samples of `key`, one per banked sample (0 where unrecorded).
+    pub fn sittings_of(&self, key: &str) -> Vec<u32> {
+        let n = self.bank.get(key).map_or(0, Vec::len);
+        match self.sittings.get(key) {
+            Some(v) if v.len() == n => v.clone(),
+            Some(v) => {
+                let mut out = vec![0; n.saturating_sub(v.len())];
+                out.extend(v.iter().take(n));
+                out
+            }
+            None => vec![0; n],
+        }
+    }
+
+    /// Banks samples measured in the current sitting.
+    pub fn bank_samples(&mut self, key: &str, samples: Vec<Sample>) {
+        let mut marks = self.sittings_of(key);
+        marks.extend(std::iter::repeat_n(self.sitting, samples.len()));
+        self.bank.entry(key.to_string()).or_default().extend(samples);
+        self.sittings.insert(key.to_string(), marks);
+    }
+
+    /// Successful measured samples in the bank: (from earlier sittings, from the current one).
+    pub fn ok_by_sitting(&self) -> (usize, usize) {
+        let (mut old, mut now) = (0, 0);
+        for (key, samples) in &self.bank {
+            for (s, sit) in samples.iter().zip(self.sittings_of(key)) {
+                if s.ok && !s.warmup {
+                    if sit < self.sitting {
+                        old += 1;
+                    } else {
+                        now += 1;
+                    }
+                }
+            }
+        }
+        (old, now)
+    }
+
+    /// Moves every banked sample to `set_aside` (builds stay).
+    pub fn set_aside_all(&mut self, reason: String) {
+        let sittings = self.bank.keys().map(|k| (k.clone(), self.sittings_of(k))).collect();
+        let bank = std::mem::take(&mut self.bank);
+        self.sittings.clear();
+        self.set_aside.push(SetAside {
+            sitting: self.sitting,
+            reason,
+            bank,
+            sittings,
+        });
     }
 
     /// Loads a state file, checking its schema and that its samples answer `params`.
@@ -102,6 +191,16 @@ impl BisectState {
                 p.suite,
                 p.circuit
             )));
+        }
+        for (key, marks) in &st.sittings {
+            let n = st.bank.get(key).map_or(0, Vec::len);
+            if marks.len() != n {
+                return Err(HarnessError::Invalid(format!(
+                    "bisect state {} is not a valid state file: {} sitting mark(s) for {n} sample(s) of `{key}`",
+                    path.display(),
+                    marks.len()
+                )));
+            }
         }
         // The samples stay valid under another metric, repetition cap, threshold or seed:
         // the decisions are replayed from them with the new settings.
