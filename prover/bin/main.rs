@@ -89,7 +89,8 @@ struct ProveArgs {
 struct SetupArgs {
     #[arg(long, default_value = "tiny")]
     circuit: String,
-    /// Fixed-base backend of our generator: cpu or cuda.
+    /// Fixed-base backend of our generator: cpu, cpu-projective, cuda[:BITS] or
+    /// cuda-host[:BITS] (the GPU code built for the host: a check, not a fast path).
     #[arg(long, default_value = "cpu")]
     backend: String,
     /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).
