@@ -73,15 +73,16 @@ impl ShapeCs {
     }
 
     fn coeff(&mut self, c: Fr) -> u32 {
+        // Variable-time comparisons: coefficients are public constants.
+        let key = blst::blst_fr::from(c).l;
         if self.table.len() > 1 {
-            if c == self.table[0] {
+            if key == blst::blst_fr::from(self.table[0]).l {
                 return COEFF_ONE;
             }
-            if c == self.table[1] {
+            if key == blst::blst_fr::from(self.table[1]).l {
                 return COEFF_MINUS_ONE;
             }
         }
-        let key = blst::blst_fr::from(c).l;
         let next = self.table.len() as u32;
         let idx = *self.index.entry(key).or_insert(next);
         if idx == next {

@@ -1,6 +1,6 @@
 //! The witness-evaluating constraint system.
 
-use crate::cs::{Circuit, Cs, CsError, Lc, SizeHint, Var};
+use crate::cs::{is_one_vartime, Circuit, Cs, CsError, Lc, SizeHint, Var};
 use blstrs::Scalar as Fr;
 use ff::Field;
 
@@ -95,7 +95,7 @@ impl Engine {
         let mut acc = Fr::ZERO;
         for (v, c) in terms {
             let x = self.value(v);
-            if *c == Fr::ONE {
+            if is_one_vartime(c) {
                 acc += x;
             } else {
                 acc += x * c;

@@ -4,6 +4,26 @@
 use blstrs::Scalar as Fr;
 use ff::Field;
 
+/// The Montgomery limbs of a field element (a copy, no conversion).
+#[inline]
+fn limbs(c: &Fr) -> [u64; 4] {
+    blst::blst_fr::from(*c).l
+}
+
+/// Whether `c` is zero, in variable time. Coefficients are public circuit
+/// constants, so the constant-time comparison of `ff` (a `black_box` per
+/// call, about a tenth of synthesis time when it was used here) buys nothing.
+#[inline]
+pub fn is_zero_vartime(c: &Fr) -> bool {
+    limbs(c) == [0; 4]
+}
+
+/// Whether `c` is one, in variable time (see [`is_zero_vartime`]).
+#[inline]
+pub fn is_one_vartime(c: &Fr) -> bool {
+    limbs(c) == limbs(&Fr::ONE)
+}
+
 /// A variable of the constraint system. `Input(0)` is the constant one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Var {
@@ -55,7 +75,7 @@ impl Lc {
     }
     pub fn constant(c: Fr) -> Self {
         let mut lc = Lc::zero();
-        if !bool::from(c.is_zero()) {
+        if !is_zero_vartime(&c) {
             lc.terms.push((Var::ONE, c));
         }
         lc
@@ -66,7 +86,7 @@ impl Lc {
         self
     }
     pub fn push(&mut self, coeff: Fr, v: Var) {
-        if !bool::from(coeff.is_zero()) {
+        if !is_zero_vartime(&coeff) {
             self.terms.push((v, coeff));
         }
     }
@@ -79,8 +99,14 @@ impl Lc {
         self
     }
     pub fn add_lc(mut self, coeff: Fr, other: &Lc) -> Self {
-        for (v, c) in other.terms.iter() {
-            self.push(*c * coeff, *v);
+        if is_one_vartime(&coeff) {
+            // The common case: no product.
+            let nonzero = other.terms.iter().filter(|(_, c)| !is_zero_vartime(c));
+            self.terms.extend(nonzero.copied());
+        } else {
+            for (v, c) in other.terms.iter() {
+                self.push(*c * coeff, *v);
+            }
         }
         self
     }
@@ -89,5 +115,26 @@ impl Lc {
     }
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vartime_checks_agree_with_field_arithmetic() {
+        for (c, z, o) in [
+            (Fr::ZERO, true, false),
+            (Fr::ONE, false, true),
+            (-Fr::ONE, false, false),
+            (Fr::from(2u64), false, false),
+            (Fr::ONE + Fr::ONE - Fr::ONE, false, true),
+            (Fr::from(7u64) - Fr::from(7u64), true, false),
+        ] {
+            assert_eq!((is_zero_vartime(&c), is_one_vartime(&c)), (z, o), "{c:?}");
+            assert_eq!(is_zero_vartime(&c), bool::from(c.is_zero()));
+            assert_eq!(is_one_vartime(&c), c == Fr::ONE);
+        }
     }
 }
