@@ -46,6 +46,13 @@ fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
 }
 
 fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
+    // The size hint is a property of the shape (counted once per process,
+    // then cached): its own phase, so `synthesis` measures synthesis alone.
+    rec.time("size_hint", || {
+        for c in cs {
+            let _ = c.size_hint();
+        }
+    });
     let before = AllocCounts::now();
     let out: Result<Vec<_>, _> = rec.time("synthesis", || {
         cs.par_iter()
