@@ -85,7 +85,7 @@ impl Bit {
                 let v = a.value().zip(b.value()).map(|(x, y)| x ^ y);
                 let c = Bit::alloc_unchecked(cs, v)?;
                 let rhs = a.lc().add_lc(Fr::ONE, &b.lc()).add_lc(-Fr::ONE, &c.lc());
-                cs.enforce(a.scaled_lc(Fr::from(2u64)), b.lc(), rhs);
+                cs.enforce(a.scaled_lc(Fr::ONE.double()), b.lc(), rhs);
                 Ok(c)
             }
         }
@@ -137,7 +137,7 @@ impl Bit {
             _ => None,
         };
         let m = Bit::alloc_unchecked(cs, v)?;
-        let inner = b.lc().add_lc(Fr::ONE, &c.lc()).add_lc(-Fr::from(2u64), &bc.lc());
+        let inner = b.lc().add_lc(Fr::ONE, &c.lc()).add_lc(-Fr::ONE.double(), &bc.lc());
         let rhs = m.lc().add_lc(-Fr::ONE, &bc.lc());
         cs.enforce(a.lc(), inner, rhs);
         Ok(m)

@@ -24,6 +24,20 @@ pub fn is_one_vartime(c: &Fr) -> bool {
     limbs(c) == limbs(&Fr::ONE)
 }
 
+/// Whether `c` is minus one, in variable time (see [`is_zero_vartime`]).
+#[inline]
+pub fn is_minus_one_vartime(c: &Fr) -> bool {
+    limbs(c) == MINUS_ONE_LIMBS
+}
+
+/// Montgomery limbs of minus one (checked against `-Fr::ONE` by a test).
+const MINUS_ONE_LIMBS: [u64; 4] = [
+    0xffff_fffd_0000_0003,
+    0xfb38_ec08_fffb_13fc,
+    0x99ad_8818_1ce5_880f,
+    0x5bc8_f5f9_7cd8_77d8,
+];
+
 /// A variable of the constraint system. `Input(0)` is the constant one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Var {
@@ -99,10 +113,12 @@ impl Lc {
         self
     }
     pub fn add_lc(mut self, coeff: Fr, other: &Lc) -> Self {
+        let nonzero = other.terms.iter().filter(|(_, c)| !is_zero_vartime(c));
         if is_one_vartime(&coeff) {
-            // The common case: no product.
-            let nonzero = other.terms.iter().filter(|(_, c)| !is_zero_vartime(c));
+            // The common cases: no product.
             self.terms.extend(nonzero.copied());
+        } else if is_minus_one_vartime(&coeff) {
+            self.terms.extend(nonzero.map(|(v, c)| (*v, -*c)));
         } else {
             for (v, c) in other.terms.iter() {
                 self.push(*c * coeff, *v);
@@ -124,17 +140,37 @@ mod tests {
 
     #[test]
     fn vartime_checks_agree_with_field_arithmetic() {
-        for (c, z, o) in [
-            (Fr::ZERO, true, false),
-            (Fr::ONE, false, true),
-            (-Fr::ONE, false, false),
-            (Fr::from(2u64), false, false),
-            (Fr::ONE + Fr::ONE - Fr::ONE, false, true),
-            (Fr::from(7u64) - Fr::from(7u64), true, false),
+        assert_eq!(MINUS_ONE_LIMBS, limbs(&-Fr::ONE));
+        for (c, z, o, m) in [
+            (Fr::ZERO, true, false, false),
+            (Fr::ONE, false, true, false),
+            (-Fr::ONE, false, false, true),
+            (Fr::from(2u64), false, false, false),
+            (-Fr::from(2u64), false, false, false),
+            (Fr::ONE + Fr::ONE - Fr::ONE, false, true, false),
+            (Fr::from(7u64) - Fr::from(7u64), true, false, false),
         ] {
-            assert_eq!((is_zero_vartime(&c), is_one_vartime(&c)), (z, o), "{c:?}");
+            let got = (is_zero_vartime(&c), is_one_vartime(&c), is_minus_one_vartime(&c));
+            assert_eq!(got, (z, o, m), "{c:?}");
             assert_eq!(is_zero_vartime(&c), bool::from(c.is_zero()));
             assert_eq!(is_one_vartime(&c), c == Fr::ONE);
+            assert_eq!(is_minus_one_vartime(&c), c == -Fr::ONE);
+        }
+    }
+
+    #[test]
+    fn add_lc_scales_by_one_minus_one_and_others() {
+        let (x, y) = (Var::Aux(0), Var::Aux(1));
+        let other = Lc::zero().add(Fr::from(3u64), x).add(-Fr::ONE, y);
+        for k in [Fr::ONE, -Fr::ONE, Fr::from(5u64), Fr::ZERO] {
+            let got = Lc::var(y).add_lc(k, &other);
+            let mut want = vec![(y, Fr::ONE)];
+            for (v, c) in &other.terms {
+                if !bool::from((*c * k).is_zero()) {
+                    want.push((*v, *c * k));
+                }
+            }
+            assert_eq!(got.terms.to_vec(), want, "factor {k:?}");
         }
     }
 }

@@ -5,7 +5,7 @@
 pub mod bridge;
 pub mod lc;
 
-pub use lc::{is_one_vartime, is_zero_vartime, Lc, Var};
+pub use lc::{is_minus_one_vartime, is_one_vartime, is_zero_vartime, Lc, Var};
 
 use blstrs::Scalar as Fr;
 
