@@ -6,7 +6,7 @@
 //! samples are pooled only when nothing moved. Otherwise they are set aside
 //! (kept in the state file) and the bisect measures afresh.
 
-use super::judge::{describe, Judge};
+use super::judge::{describe, last_error, Judge};
 use super::space::{Space, Toggle};
 use crate::compare::compare_variants;
 use crate::model::{PhaseComparison, Sample, Variant, Verdict, TOTAL};
@@ -81,11 +81,7 @@ pub fn on_resume(judge: &mut Judge, space: &Space, trust: bool) -> Result<Resume
         .collect();
     let n_fresh = fresh.iter().filter(|s| s.ok && !s.warmup).count();
     if n_fresh == 0 {
-        let why = fresh
-            .iter()
-            .rev()
-            .find_map(|s| s.error.clone())
-            .unwrap_or_else(|| "no sample came back".into());
+        let why = last_error(&fresh);
         return Err(HarnessError::Invalid(format!(
             "drift check: variant `{}` produced no successful repetition: {why}",
             reference.name

@@ -108,11 +108,7 @@ impl<'a> Judge<'a> {
         self.save()?;
         for (v, b) in owned.iter().zip(before) {
             if self.state.ok_count(&v.name) <= b {
-                let why = self.state.bank[&v.name]
-                    .iter()
-                    .rev()
-                    .find_map(|s| s.error.clone())
-                    .unwrap_or_else(|| "no sample came back".into());
+                let why = last_error(&self.state.bank[&v.name]);
                 return Err(HarnessError::Invalid(format!(
                     "variant `{}` produced no successful repetition: {why}",
                     v.name
@@ -238,6 +234,15 @@ impl<'a> Judge<'a> {
             n = next;
         }
     }
+}
+
+/// Why the latest failed sample failed, for an error message.
+pub(crate) fn last_error(samples: &[crate::model::Sample]) -> String {
+    samples
+        .iter()
+        .rev()
+        .find_map(|s| s.error.clone())
+        .unwrap_or_else(|| "no sample came back".into())
 }
 
 /// `+5.1% (95% CI +4.0 .. +6.2%)`.
