@@ -4,13 +4,13 @@
     scripts/h200-setup-report.py RECORDS_JSONL [ITEMS_JSONL]
 
 One row per record: item, mode, backend, circuit (domain), total seconds,
-then the setup phases (seconds) and, for GPU setups, the summed device time
+then synthesis and the setup phases (seconds) and, for GPU setups, the summed device time
 of the multiplication and normalization kernels and the window size.
 """
 import json
 import sys
 
-PHASES = ["record_shape", "qap_eval", "fixed_base_g1", "fixed_base_g2", "normalize", "write"]
+PHASES = ["synthesis", "record_shape", "qap_eval", "fixed_base_g1", "fixed_base_g2", "normalize", "write"]
 
 
 def sec(ms):

@@ -114,7 +114,7 @@ measure)
 all)
     # One sitting, most needed first: the new GPU tests, the GPU setup at
     # large and xl, the xl proof, the comparisons at medium and large, then
-    # window sizes and the cached-shape repeats while time is left.
+    # window sizes, the cached-shape repeat and synthesis while time is left.
     tests gpu-setup-tests 60
     rec cuda-medium 15 setup --circuit medium --backend cuda --toxic-seed 1 --params-dir "$W/medium"
     rec cuda-large 30 setup --circuit large --backend cuda --toxic-seed 1 --params-dir "$W/large"
@@ -129,6 +129,10 @@ all)
         rec "cuda$w-large" 20 setup --circuit large --backend "cuda:$w" --toxic-seed 1 --params-dir "$W/large"
     done
     rec cuda-xl-loaded 50 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
+    # Synthesis since the allocator and engine fixes (medium x10 took
+    # 3.4-4.2 s here before them, supraseal-c2's whole proof 2.2 s).
+    rec synth-medium-x10 40 synth --circuit medium --partitions 10 --reps 3 --warmup 1
+    rec synth-medium-x1 15 synth --circuit medium --reps 5 --warmup 1
     ;;
 xxl)
     # 2^26 on its own: about 24 GB of parameters, so the disk is checked first.
