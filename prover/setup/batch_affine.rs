@@ -16,6 +16,9 @@ pub trait AffinePt: PrimeCurveAffine + Copy + Send + Sync + Default + PartialEq 
     type F: Field;
     fn xy(&self) -> (Self::F, Self::F);
     fn from_xy(x: Self::F, y: Self::F) -> Self;
+    /// Equality of coordinates in variable time (the points of a setup are
+    /// public, so `ff`'s constant-time comparison buys nothing here).
+    fn eq_vartime(a: &Self::F, b: &Self::F) -> bool;
 }
 
 impl AffinePt for G1Affine {
@@ -26,6 +29,10 @@ impl AffinePt for G1Affine {
     fn from_xy(x: Fp, y: Fp) -> Self {
         G1Affine::from_raw_unchecked(x, y, false)
     }
+    #[inline]
+    fn eq_vartime(a: &Fp, b: &Fp) -> bool {
+        blst::blst_fp::from(*a).l == blst::blst_fp::from(*b).l
+    }
 }
 
 impl AffinePt for G2Affine {
@@ -35,6 +42,10 @@ impl AffinePt for G2Affine {
     }
     fn from_xy(x: Fp2, y: Fp2) -> Self {
         G2Affine::from_raw_unchecked(x, y, false)
+    }
+    #[inline]
+    fn eq_vartime(a: &Fp2, b: &Fp2) -> bool {
+        G1Affine::eq_vartime(&a.c0(), &b.c0()) && G1Affine::eq_vartime(&a.c1(), &b.c1())
     }
 }
 
@@ -60,56 +71,65 @@ where
     G::AffineRepr: AffinePt<Curve = G>,
 {
     /// `out[k] = scalars[k] * base` in affine coordinates, window-major with
-    /// one shared inversion per window of the batch.
+    /// one shared inversion per window of the batch. Accumulators are kept
+    /// as separate x and y arrays with a flag for "finite" (no infinity
+    /// checks on points), and every comparison is variable-time.
     pub fn mul_batch_affine(&self, scalars: &[Fr], out: &mut [G::AffineRepr]) {
         type F<G> = <<G as Curve>::AffineRepr as AffinePt>::F;
-        let (w, half) = (self.windows(), self.half());
-        let mut dig = vec![0i32; scalars.len() * w];
+        type A<G> = <G as Curve>::AffineRepr;
+        let (w, half, n) = (self.windows(), self.half(), scalars.len());
+        let mut dig = vec![0i32; n * w];
         for (s, d) in scalars.iter().zip(dig.chunks_mut(w)) {
             self.digits(s, d);
         }
-        out.iter_mut().for_each(|o| *o = G::AffineRepr::identity());
-        let (mut den, mut prefix): (Vec<F<G>>, Vec<F<G>>) = (vec![], vec![]);
-        let mut todo: Vec<(usize, G::AffineRepr)> = vec![];
+        let mut x: Vec<F<G>> = vec![F::<G>::ZERO; n];
+        let mut y: Vec<F<G>> = vec![F::<G>::ZERO; n];
+        let mut live = vec![false; n];
+        let (mut den, mut prefix): (Vec<F<G>>, Vec<F<G>>) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut todo: Vec<(usize, F<G>, F<G>)> = Vec::with_capacity(n);
         for i in 0..w {
             let row = self.row(i, half);
             den.clear();
             todo.clear();
-            for (k, o) in out.iter_mut().enumerate() {
+            for k in 0..n {
                 let d = dig[k * w + i];
                 if d == 0 {
                     continue;
                 }
-                let p = if d > 0 {
-                    row[(d - 1) as usize]
-                } else {
-                    -row[(-d - 1) as usize]
-                };
-                if bool::from(o.is_identity()) {
-                    *o = p;
+                let (px, py) = row[(d.unsigned_abs() - 1) as usize].xy();
+                let py = if d > 0 { py } else { -py };
+                if !live[k] {
+                    (x[k], y[k], live[k]) = (px, py, true);
                     continue;
                 }
-                let (x1, x2) = (o.xy().0, p.xy().0);
-                if x1 == x2 {
+                if A::<G>::eq_vartime(&x[k], &px) {
                     // Same or opposite point: rare, done in projective form.
-                    *o = if p == *o {
-                        o.to_curve().double().to_affine()
+                    if A::<G>::eq_vartime(&y[k], &py) {
+                        let p = A::<G>::from_xy(px, py).to_curve().double().to_affine();
+                        (x[k], y[k]) = p.xy();
                     } else {
-                        G::AffineRepr::identity()
-                    };
+                        live[k] = false;
+                    }
                     continue;
                 }
-                den.push(x2 - x1);
-                todo.push((k, p));
+                den.push(px - x[k]);
+                todo.push((k, px, py));
             }
             batch_invert(&mut den, &mut prefix);
-            for ((k, p), inv) in todo.iter().zip(&den) {
-                let ((x1, y1), (x2, y2)) = (out[*k].xy(), p.xy());
-                let l = (y2 - y1) * inv;
-                let x3 = l.square() - x1 - x2;
-                let y3 = l * (x1 - x3) - y1;
-                out[*k] = G::AffineRepr::from_xy(x3, y3);
+            for ((k, px, py), inv) in todo.iter().zip(&den) {
+                let (x1, y1) = (x[*k], y[*k]);
+                let l = (*py - y1) * inv;
+                let x3 = l.square() - x1 - px;
+                y[*k] = l * (x1 - x3) - y1;
+                x[*k] = x3;
             }
+        }
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = if live[k] {
+                A::<G>::from_xy(x[k], y[k])
+            } else {
+                A::<G>::identity()
+            };
         }
     }
 
