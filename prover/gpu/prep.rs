@@ -4,9 +4,9 @@
 
 #[cfg(feature = "cuda")]
 use super::ffi::PlSplit;
+use crate::cs::{is_one_vartime, is_zero_vartime};
 use crate::synth::Synthesized;
 use blstrs::Scalar as Fr;
-use ff::Field;
 use rayon::prelude::*;
 
 const CHUNK: usize = 1 << 15;
@@ -28,12 +28,13 @@ impl Split {
             .map(|(ci, chunk)| {
                 let base = (ci * CHUNK) as u32;
                 let mut s = Split::default();
+                // Variable time, as the split itself is: it branches on values.
                 for (i, v) in chunk.iter().enumerate() {
-                    if bool::from(v.is_zero()) {
+                    if is_zero_vartime(v) {
                         continue;
                     }
                     let idx = base + i as u32;
-                    if *v == Fr::ONE {
+                    if is_one_vartime(v) {
                         s.ones.push(idx);
                     } else {
                         s.tail_idx.push(idx);
@@ -106,6 +107,7 @@ pub fn circuit_splits(s: &Synthesized) -> CircuitSplits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ff::Field;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
