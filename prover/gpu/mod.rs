@@ -1,8 +1,8 @@
 //! The CUDA backend (`--backend cuda`, cargo feature `cuda`): our Groth16
-//! pipeline in `cuda/` on sppark, driven from here. The scalar split and the
-//! CPU half of B_G2 are plain Rust and built (and tested) without CUDA too.
+//! pipeline in `cuda/` on sppark, driven from here. The scalar split is plain
+//! Rust, built (and tested) without CUDA too; B_G2 stays on the CPU, split
+//! the same way (`cpu::split::split_sum`).
 
-pub mod b_g2;
 pub mod prep;
 
 #[cfg(feature = "cuda")]

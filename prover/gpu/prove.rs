@@ -2,13 +2,14 @@
 //! GPU in one call for all partitions, B_G2 on the CPU (beside the GPU work
 //! with `par-bg2`, after it without), then assembly with r, s.
 
-use super::b_g2::b_g2_split;
 use super::device::{self, DeviceSrs};
 use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
 use super::ops::{feature_opts, to_g1};
 use super::prep::{circuit_splits, CircuitSplits};
 use super::timing;
+use crate::cpu::msm::msm_g2;
 use crate::cpu::ntt::Domain;
+use crate::cpu::split::split_sum;
 use crate::error::ProverError;
 use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
@@ -85,7 +86,8 @@ fn g1_gpu(
 
 fn b_g2_one(p: &Params, sp: &CircuitSplits, part: usize, rec: &Recorder) -> G2Projective {
     let start = Instant::now();
-    let r = b_g2_split(&p.b_g2, &sp.b);
+    // B_G2 on the CPU: ones summed, the tail by blst's Pippenger.
+    let r = split_sum(&p.b_g2, &sp.b, msm_g2);
     let mut extra = serde_json::Map::new();
     extra.insert("partition".into(), part.into());
     extra.insert("ones".into(), sp.b.ones.len().into());
