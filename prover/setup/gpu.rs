@@ -252,9 +252,13 @@ impl FixedBase for CudaFixedBase {
         let start = norms.iter().map(|n| n.0).min().unwrap_or_else(Instant::now);
         let mut extra = serde_json::Map::new();
         extra.insert("device_ms_summed".into(), true.into());
-        if let Exec::Host { .. } = self.exec {
-            extra.insert("host_emulated".into(), true.into());
-        }
+        let thread = match self.exec {
+            Exec::Device => "gpu-device",
+            Exec::Host { .. } => {
+                extra.insert("host_emulated".into(), true.into());
+                "host"
+            }
+        };
         extra.insert("within_fixed_base".into(), true.into());
         extra.insert("count".into(), norms.iter().map(|n| n.2).sum::<u64>().into());
         extra.insert("spans_summed".into(), norms.iter().map(|n| n.3).sum::<u64>().into());
@@ -262,8 +266,8 @@ impl FixedBase for CudaFixedBase {
             "normalize",
             None,
             start,
-            norms.iter().map(|n| n.1).sum(),
-            "gpu-device",
+            norms.iter().fold(0.0, |a, n| a + n.1),
+            thread,
             extra,
         );
         Ok(FixedBaseOut { g1, g2 })
