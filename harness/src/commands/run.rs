@@ -159,8 +159,19 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
             a.allow_cross_testbed,
         )?;
     }
-    let run = measure(&spec)?;
-    let dir = out_dir(cfg, a, &run.id);
+    let (run, dir) = measure_and_save(&spec, a, &|id| out_dir(cfg, a, id))?;
+    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
+}
+
+/// Measures `spec`, saves the run in `dir_of(run id)`, prints the per-phase
+/// medians; failed samples are an error naming them (the run is saved first).
+pub fn measure_and_save(
+    spec: &MeasureSpec,
+    a: &RunArgs,
+    dir_of: &dyn Fn(&str) -> PathBuf,
+) -> Result<(crate::model::Run, PathBuf), HarnessError> {
+    let run = measure(spec)?;
+    let dir = dir_of(&run.id);
     crate::rundir::save_run(&dir, &run)?;
     // Machine-readable formats keep stdout for the comparison alone.
     let table = crate::commands::compare::summary_table(&run)?;
@@ -189,5 +200,5 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
             dir.display()
         )));
     }
-    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
+    Ok((run, dir))
 }

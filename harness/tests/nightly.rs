@@ -1,0 +1,229 @@
+//! `phaseline nightly` end to end with the mock runner: the first night saves
+//! the baseline, a clean night exits 0, a slowed night exits 1 with bisect
+//! steps naming the baseline's commit, `--promote` replaces the baseline and
+//! keeps the previous one, `--require-gpu` refuses a machine without a GPU.
+
+mod common;
+use common::{assert_error, Out, Ws};
+use serde_json::Value;
+use std::process::Command;
+
+fn git(ws: &Ws, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(ws.dir.path())
+        .output()
+        .expect("git");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// A mock workspace in a git repository with one commit; returns it and the commit.
+fn repo() -> (Ws, String) {
+    let ws = Ws::mock();
+    git(&ws, &["init", "-q"]);
+    git(&ws, &["add", "."]);
+    git(&ws, &["commit", "-q", "-m", "first"]);
+    let head = git(&ws, &["rev-parse", "HEAD"]);
+    (ws, head)
+}
+
+/// One night into `out` with the mock following `spec` (JSON).
+fn night(ws: &Ws, out: &str, spec: &str, extra: &[&str]) -> Out {
+    let spec = ws.spec(&format!("{out}.spec.json"), spec);
+    let mut args = vec!["nightly", "--reps", "8", "--progress", "lines", "--out", out];
+    args.extend_from_slice(extra);
+    ws.run(&args, Some(&spec))
+}
+
+fn json(ws: &Ws, rel: &str) -> Value {
+    let text = std::fs::read_to_string(ws.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    serde_json::from_str(&text).expect("JSON")
+}
+
+const CALM: &str = r#"{"seed": 1, "noise": 0.01}"#;
+const CALM2: &str = r#"{"seed": 2, "noise": 0.01}"#;
+/// msm_l 40 -> 48 ms (+20%) in every variant.
+const SLOW: &str = r#"{"seed": 3, "noise": 0.01, "phases": {"msm_l": 48.0}}"#;
+
+fn baseline_file(ws: &Ws, n: &Value, name: &str) -> std::path::PathBuf {
+    ws.path(&format!("baselines/{}/{name}.json", n["testbed"].as_str().unwrap()))
+}
+
+#[test]
+fn first_night_clean_night_and_regression() {
+    let (ws, first) = repo();
+    let o = night(&ws, "n1", CALM, &[]);
+    assert_eq!(o.code, 0, "{}", o.all());
+    let n1 = json(&ws, "n1/nightly.json");
+    let key = n1["testbed"].as_str().unwrap().to_string();
+    assert!(
+        o.stdout.contains(&format!(
+            "first night: this run is now baseline nightly of testbed {key}"
+        )),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(n1["first_night"], true);
+    assert_eq!(n1["exit_code"], 0);
+    assert_eq!(n1["commit"], first.as_str());
+    assert_eq!(n1["baseline"]["commit"], first.as_str());
+    let stored = json(&ws, &format!("baselines/{key}/nightly.json"));
+    assert_eq!(stored["run"]["id"], json(&ws, "n1/run/run.json")["id"]);
+    // The default [nightly]: synth and e2e, baseline and all.
+    let cases: Vec<String> = stored["run"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["suite"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(cases, ["synth", "e2e"]);
+    assert_eq!(stored["run"]["variants"].as_array().unwrap().len(), 2);
+    assert!(ws.path("n1/report/report.html").is_file());
+    assert!(std::fs::read_to_string(ws.path("n1/compare.md"))
+        .unwrap()
+        .contains("first night"));
+
+    // Same distribution, another seed: nothing regresses.
+    let o = night(&ws, "n2", CALM2, &[]);
+    assert_eq!(o.code, 0, "{}", o.all());
+    let n2 = json(&ws, "n2/nightly.json");
+    assert_eq!(n2["first_night"], false);
+    assert_eq!(n2["exit_code"], 0);
+    assert_eq!(n2["verdicts"]["regressed"], 0);
+    let rows = json(&ws, "n2/compare.json")["rows"].as_array().unwrap().len();
+    let counted: u64 = ["regressed", "improved", "unchanged", "inconclusive"]
+        .iter()
+        .map(|k| n2["verdicts"][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted as usize, rows);
+    assert!(n2["verdicts"]["unchanged"].as_u64().unwrap() > 0, "{n2}");
+    let md = std::fs::read_to_string(ws.path("n2/compare.md")).unwrap();
+    assert!(
+        md.contains("| variant | case | phase |") && md.contains("msm_l"),
+        "{md}"
+    );
+    assert!(ws.path("n2/report/report.html").is_file());
+    assert_eq!(n2["next_steps"].as_array().unwrap().len(), 0);
+
+    // A later commit makes msm_l 20% slower: exit 1 and the bisect steps.
+    std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 1; }\n").unwrap();
+    git(&ws, &["commit", "-q", "-am", "slower"]);
+    let second = git(&ws, &["rev-parse", "HEAD"]);
+    let o = night(&ws, "n3", SLOW, &[]);
+    assert_eq!(o.code, 1, "{}", o.all());
+    let n3 = json(&ws, "n3/nightly.json");
+    assert_eq!(n3["exit_code"], 1);
+    assert_eq!(n3["commit"], second.as_str());
+    assert_eq!(n3["baseline"]["commit"], first.as_str());
+    let regressed: Vec<String> = n3["regressions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{}/{}", r["variant"].as_str().unwrap(), r["phase"].as_str().unwrap()))
+        .collect();
+    assert!(
+        regressed.contains(&"baseline/msm_l".to_string()) && regressed.contains(&"all/msm_l".to_string()),
+        "{regressed:?}"
+    );
+    assert!(
+        regressed.iter().all(|r| r.ends_with("/msm_l") || r.ends_with("/total")),
+        "{regressed:?}"
+    );
+    assert_eq!(n3["verdicts"]["regressed"].as_u64().unwrap() as usize, regressed.len());
+    let steps: Vec<String> = n3["next_steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    let bisect = format!(
+        "git bisect start {second} {first} && git bisect run phaseline bisect oracle --baseline nightly \
+         --baseline-variant baseline --suite e2e --circuit tiny --metric msm_l; git bisect reset"
+    );
+    assert!(steps.iter().any(|s| s.contains(&bisect)), "{steps:#?}");
+    assert!(
+        steps
+            .iter()
+            .any(|s| s
+                .contains("phaseline bisect flags --bad presize,smallvec --suite e2e --circuit tiny --metric msm_l")),
+        "{steps:#?}"
+    );
+    assert!(o.stdout.contains(&bisect), "{}", o.stdout);
+    // The baseline is still the first night's.
+    assert_eq!(
+        json(&ws, &format!("baselines/{key}/nightly.json"))["run"]["id"],
+        json(&ws, "n1/run/run.json")["id"]
+    );
+    assert!(ws.temp_leftovers().is_empty(), "{:?}", ws.temp_leftovers());
+}
+
+#[test]
+fn promote_replaces_after_a_clean_night_and_refuses_after_a_regression() {
+    let (ws, _) = repo();
+    assert_eq!(night(&ws, "p1", CALM, &[]).code, 0);
+    let o = night(&ws, "p2", CALM2, &["--promote"]);
+    assert_eq!(o.code, 0, "{}", o.all());
+    let n2 = json(&ws, "p2/nightly.json");
+    assert_eq!(n2["promoted"], true);
+    let id = |dir: &str| json(&ws, &format!("{dir}/run/run.json"))["id"].clone();
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(baseline_file(&ws, &n2, "nightly")).unwrap()).unwrap();
+    assert_eq!(now["run"]["id"], id("p2"));
+    let prev_file = baseline_file(&ws, &n2, "nightly-prev");
+    assert_eq!(n2["previous_baseline"], prev_file.display().to_string().as_str());
+    let prev: Value = serde_json::from_str(&std::fs::read_to_string(&prev_file).unwrap()).unwrap();
+    assert_eq!(prev["run"]["id"], id("p1"));
+    assert_eq!(prev["name"], "nightly-prev");
+    // The kept baseline is usable by name.
+    let o = ws.run(&["compare", "p2/run", "--baseline", "nightly-prev"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+
+    let o = night(&ws, "p3", SLOW, &["--promote"]);
+    assert_eq!(o.code, 1, "{}", o.all());
+    assert!(o.stdout.contains("--promote refused"), "{}", o.stdout);
+    let n3 = json(&ws, "p3/nightly.json");
+    assert_eq!(n3["promoted"], false);
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(baseline_file(&ws, &n3, "nightly")).unwrap()).unwrap();
+    assert_eq!(
+        now["run"]["id"],
+        id("p2"),
+        "a regressed night never becomes the baseline"
+    );
+}
+
+#[test]
+fn refusals_before_measuring() {
+    let (ws, _) = repo();
+    let o = night(&ws, "g", CALM, &["--require-gpu"]);
+    if phaseline::gpu::model_and_driver().is_none() {
+        assert_error(&o, &["--require-gpu", "no usable GPU", "CPU-only"]);
+    } else {
+        // A GPU host: the default CPU suites are refused all the same.
+        assert_error(&o, &["--require-gpu", "cuda backend"]);
+    }
+    assert!(!ws.path("g").exists(), "nothing measured");
+    assert!(!ws.path("baselines").exists(), "no baseline saved");
+
+    assert_error(&night(&ws, "x", CALM, &["--suite", "nope"]), &["unknown suite `nope`"]);
+    assert_error(&night(&ws, "x", CALM, &["--baseline", "a.b"]), &["baseline name `a.b`"]);
+
+    // An unreadable stored baseline stops the night and is left as it was.
+    assert_eq!(night(&ws, "b1", CALM, &[]).code, 0);
+    let file = baseline_file(&ws, &json(&ws, "b1/nightly.json"), "nightly");
+    std::fs::write(&file, "{\"schema_version\": 1, \"name\"").unwrap();
+    assert_error(&night(&ws, "b2", CALM2, &[]), &["is truncated"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "{\"schema_version\": 1, \"name\""
+    );
+    assert!(!ws.path("b2").exists());
+    // An --out that already holds a nightly is refused.
+    assert_error(&night(&ws, "b1", CALM2, &[]), &["already holds a nightly"]);
+}
