@@ -214,8 +214,29 @@ fn refusals_before_measuring() {
     assert_error(&night(&ws, "x", CALM, &["--suite", "nope"]), &["unknown suite `nope`"]);
     assert_error(&night(&ws, "x", CALM, &["--baseline", "a.b"]), &["baseline name `a.b`"]);
 
-    // An unreadable stored baseline stops the night and is left as it was.
     assert_eq!(night(&ws, "b1", CALM, &[]).code, 0);
+    // Nothing in common with the baseline: an error, never a pass with nothing judged.
+    assert_error(
+        &night(&ws, "b4", CALM2, &["--variant", "other="]),
+        &["nothing in common", "variants [baseline, all]"],
+    );
+    assert!(!ws.path("b4").exists());
+    // Partly new: judged where possible, the rest named.
+    let o = night(&ws, "b5", CALM2, &["--variant", "baseline", "--variant", "new=presize"]);
+    assert_eq!(o.code, 0, "{}", o.all());
+    let m = json(&ws, "b5/nightly.json")["message"].as_str().unwrap().to_string();
+    assert!(m.contains("not in the baseline, so not judged: variant new"), "{m}");
+    // A variant whose features changed since the baseline is named as the suspect.
+    let o = night(&ws, "b6", SLOW, &["--variant", "baseline", "--variant", "all=presize"]);
+    assert_eq!(o.code, 1, "{}", o.all());
+    let steps = json(&ws, "b6/nightly.json")["next_steps"].to_string();
+    assert!(
+        steps.contains(
+            "variant `all` was built with other features than in the baseline (added: [], removed: [smallvec])"
+        ),
+        "{steps}"
+    );
+    // An unreadable stored baseline stops the night and is left as it was.
     let file = baseline_file(&ws, &json(&ws, "b1/nightly.json"), "nightly");
     std::fs::write(&file, "{\"schema_version\": 1, \"name\"").unwrap();
     assert_error(&night(&ws, "b2", CALM2, &[]), &["is truncated"]);
@@ -226,4 +247,13 @@ fn refusals_before_measuring() {
     assert!(!ws.path("b2").exists());
     // An --out that already holds a nightly is refused.
     assert_error(&night(&ws, "b1", CALM2, &[]), &["already holds a nightly"]);
+
+    // Failed samples: exit 2, nightly.json says so, no baseline is saved from them.
+    let (ws, _) = repo();
+    let o = night(&ws, "f", r#"{"behaviour": "crash"}"#, &["--suite", "synth"]);
+    assert_error(&o, &["samples failed"]);
+    let n = json(&ws, "f/nightly.json");
+    assert_eq!(n["exit_code"], 2);
+    assert!(n["message"].as_str().unwrap().contains("samples failed"), "{n}");
+    assert!(!baseline_file(&ws, &n, "nightly").exists());
 }

@@ -193,6 +193,10 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         }
         None
     };
+    let uncovered = match &stored {
+        Some(b) => uncovered(b, &spec)?,
+        None => Vec::new(),
+    };
     let runs_dir = cfg.resolve(&cfg.runs_dir);
     let dir_of = |id: &str| {
         a.out
@@ -205,19 +209,134 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    finish(cfg, a, &name, stored, &run, &run_dir, &out)
+    if let Err(e) = super::run::check_samples(&run, &run_dir) {
+        // No comparison, no baseline change; nightly.json still says what happened.
+        let summary = Summary {
+            baseline: baseline_info(&bfile, &name, stored.as_ref(), &run),
+            message: format!("error: {e}"),
+            ..Summary::new(&run, stored.is_none(), None, ExitCode::Error, &run_dir, &out)
+        };
+        write_json(&out.join("nightly.json"), &summary)?;
+        return Err(e);
+    }
+    let night = Night {
+        name: &name,
+        stored,
+        run: &run,
+        run_dir: &run_dir,
+        out: &out,
+        uncovered,
+    };
+    finish(cfg, a, night)
+}
+
+/// What tonight measures that the baseline lacks (`variant NAME`, `case SUITE/CIRCUIT`):
+/// such rows cannot be judged. Nothing in common is an error, never a silent pass.
+fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<String>, HarnessError> {
+    let have_v = b.run.variant_names();
+    let have_c: Vec<(String, String)> = b
+        .run
+        .cases
+        .iter()
+        .map(|c| (c.suite.clone(), c.circuit.clone()))
+        .collect();
+    let mut missing: Vec<String> = spec
+        .variants
+        .iter()
+        .filter(|v| !have_v.contains(&v.name))
+        .map(|v| format!("variant {}", v.name))
+        .collect();
+    let want_c: Vec<(String, String)> = spec
+        .suites
+        .iter()
+        .flat_map(|(n, s)| s.circuits.iter().map(move |c| (n.clone(), c.clone())))
+        .collect();
+    missing.extend(
+        want_c
+            .iter()
+            .filter(|c| !have_c.contains(c))
+            .map(|(s, c)| format!("case {s}/{c}")),
+    );
+    let no_variant = spec.variants.iter().all(|v| !have_v.contains(&v.name));
+    let no_case = want_c.iter().all(|c| !have_c.contains(c));
+    if no_variant || no_case {
+        let cases: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+        return Err(HarnessError::Invalid(format!(
+            "baseline `{}` of testbed {} holds variants [{}] and cases [{}]: nothing in common with tonight's \
+             selection, so nothing could be judged; pick another --baseline NAME (its first night saves it) \
+             or replace this one with `phaseline baseline save {} --from RUN --force`",
+            b.name,
+            b.run.testbed.key,
+            have_v.join(", "),
+            cases.join(", "),
+            b.name
+        )));
+    }
+    Ok(missing)
+}
+
+/// The baseline part of `nightly.json`: the stored one, or the run itself on the first night.
+fn baseline_info(file: &Path, name: &str, b: Option<&Baseline>, run: &Run) -> BaselineInfo {
+    BaselineInfo {
+        name: name.into(),
+        file: file.display().to_string(),
+        commit: b
+            .map_or(&run.provenance.git_commit, |b| &b.run.provenance.git_commit)
+            .clone(),
+        run_id: b.map_or(&run.id, |b| &b.run.id).clone(),
+        saved_utc: b.map_or_else(crate::provenance::now_utc, |b| b.saved_utc.clone()),
+    }
+}
+
+impl Summary {
+    fn new(run: &Run, first: bool, cmp: Option<&Comparison>, code: ExitCode, run_dir: &Path, out: &Path) -> Summary {
+        Summary {
+            schema_version: 1,
+            testbed: run.testbed.key.clone(),
+            commit: run.provenance.git_commit.clone(),
+            dirty: run.provenance.git_dirty,
+            run_id: run.id.clone(),
+            first_night: first,
+            baseline: baseline_info(Path::new(""), "", None, run),
+            verdicts: verdict_counts(cmp),
+            exit_code: code as i32,
+            promoted: false,
+            previous_baseline: None,
+            message: String::new(),
+            regressions: cmp.map(regressed).unwrap_or_default(),
+            next_steps: Vec::new(),
+            paths: Paths {
+                dir: out.display().to_string(),
+                run: run_dir.display().to_string(),
+                compare_md: out.join("compare.md").display().to_string(),
+                compare_json: cmp.map(|_| out.join("compare.json").display().to_string()),
+                report: out.join("report").join("report.html").display().to_string(),
+            },
+        }
+    }
+}
+
+/// A measured night: what `finish` judges.
+struct Night<'a> {
+    name: &'a str,
+    stored: Option<Baseline>,
+    run: &'a Run,
+    run_dir: &'a Path,
+    out: &'a Path,
+    /// Tonight's variants and cases the baseline lacks.
+    uncovered: Vec<String>,
 }
 
 /// Everything after the measurement: baseline, comparison, report, summary.
-fn finish(
-    cfg: &Config,
-    a: &NightlyArgs,
-    name: &str,
-    stored: Option<Baseline>,
-    run: &Run,
-    run_dir: &Path,
-    out: &Path,
-) -> Result<ExitCode, HarnessError> {
+fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, HarnessError> {
+    let Night {
+        name,
+        stored,
+        run,
+        run_dir,
+        out,
+        uncovered,
+    } = night;
     let bdir = cfg.resolve(&cfg.baselines_dir);
     let key = &run.testbed.key;
     let compare_md = out.join("compare.md");
@@ -232,13 +351,7 @@ fn finish(
                 &compare_md,
                 format!("# Nightly {}\n\n{message} (nothing to compare against yet).\n", run.id).as_bytes(),
             )?;
-            let info = BaselineInfo {
-                name: name.into(),
-                file: file.display().to_string(),
-                commit: run.provenance.git_commit.clone(),
-                run_id: run.id.clone(),
-                saved_utc: crate::provenance::now_utc(),
-            };
+            let info = baseline_info(&file, name, None, run);
             (None, ExitCode::Ok, message, info, Vec::new())
         }
         Some(b) => {
@@ -262,6 +375,12 @@ fn finish(
             } else {
                 format!("no regression against baseline {name} of testbed {key}")
             };
+            if !uncovered.is_empty() {
+                message.push_str(&format!(
+                    "; not in the baseline, so not judged: {}",
+                    uncovered.join(", ")
+                ));
+            }
             if a.promote && code == ExitCode::Regression {
                 message.push_str("; --promote refused: a night with a regression never becomes the baseline");
             } else if a.promote {
@@ -273,13 +392,7 @@ fn finish(
                 promoted = true;
                 previous = Some(prev.display().to_string());
             }
-            let info = BaselineInfo {
-                name: name.into(),
-                file: crate::baseline::path(&bdir, key, name).display().to_string(),
-                commit: b.run.provenance.git_commit.clone(),
-                run_id: b.run.id.clone(),
-                saved_utc: b.saved_utc.clone(),
-            };
+            let info = baseline_info(&crate::baseline::path(&bdir, key, name), name, Some(b), run);
             (Some(cmp), code, message, info, steps)
         }
     };
@@ -307,27 +420,12 @@ fn finish(
         }
     }
     let summary = Summary {
-        schema_version: 1,
-        testbed: key.clone(),
-        commit: run.provenance.git_commit.clone(),
-        dirty: run.provenance.git_dirty,
-        run_id: run.id.clone(),
-        first_night: stored.is_none(),
         baseline: info,
-        verdicts: verdict_counts(cmp.as_ref()),
-        exit_code: code as i32,
         promoted,
         previous_baseline: previous,
         message: message.clone(),
-        regressions: cmp.as_ref().map(regressed).unwrap_or_default(),
         next_steps: steps.clone(),
-        paths: Paths {
-            dir: out.display().to_string(),
-            run: run_dir.display().to_string(),
-            compare_md: compare_md.display().to_string(),
-            compare_json: cmp.as_ref().map(|_| out.join("compare.json").display().to_string()),
-            report: report_dir.join("report.html").display().to_string(),
-        },
+        ..Summary::new(run, stored.is_none(), cmp.as_ref(), code, run_dir, out)
     };
     write_json(&out.join("nightly.json"), &summary)?;
     println!("\nnightly: {message}");

@@ -81,6 +81,28 @@ pub fn next_steps(cfg: &Config, c: &Comparison, name: &str, baseline_run: &Run, 
             .find(|v| v.variant.name == variant)
             .map(|v| v.variant.features.clone())
             .unwrap_or_default();
+        let before: Option<&Vec<String>> = baseline_run
+            .variants
+            .iter()
+            .find(|v| v.variant.name == variant)
+            .map(|v| &v.variant.features);
+        if let Some(before) = before.filter(|b| **b != features) {
+            let added: Vec<&str> = features
+                .iter()
+                .filter(|f| !before.contains(f))
+                .map(String::as_str)
+                .collect();
+            let removed: Vec<&str> = before
+                .iter()
+                .filter(|f| !features.contains(f))
+                .map(String::as_str)
+                .collect();
+            out.push(format!(
+                "  variant `{variant}` was built with other features than in the baseline (added: [{}], removed: [{}]): the first suspect",
+                added.join(","),
+                removed.join(",")
+            ));
+        }
         let mut oracle = format!("phaseline bisect oracle --baseline {name} --baseline-variant {variant}");
         if !features.is_empty() {
             oracle.push_str(&format!(" --features {}", features.join(",")));

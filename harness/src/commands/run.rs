@@ -160,11 +160,11 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
         )?;
     }
     let (run, dir) = measure_and_save(&spec, a, &|id| out_dir(cfg, a, id))?;
+    check_samples(&run, &dir)?;
     crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
 }
 
-/// Measures `spec`, saves the run in `dir_of(run id)`, prints the per-phase
-/// medians; failed samples are an error naming them (the run is saved first).
+/// Measures `spec`, saves the run in `dir_of(run id)` and prints the per-phase medians.
 pub fn measure_and_save(
     spec: &MeasureSpec,
     a: &RunArgs,
@@ -182,6 +182,11 @@ pub fn measure_and_save(
         eprint!("{table}");
         eprintln!("run saved in {}", dir.display());
     }
+    Ok((run, dir))
+}
+
+/// Failed samples of a saved run are an error naming each of them.
+pub fn check_samples(run: &crate::model::Run, dir: &std::path::Path) -> Result<(), HarnessError> {
     let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();
     if !failed.is_empty() {
         for s in &failed {
@@ -200,5 +205,5 @@ pub fn measure_and_save(
             dir.display()
         )));
     }
-    Ok((run, dir))
+    Ok(())
 }
