@@ -199,7 +199,7 @@ fn promote_replaces_after_a_clean_night_and_refuses_after_a_regression() {
 }
 
 #[test]
-fn refusals_before_measuring() {
+fn refusals_failed_samples_and_the_default_out() {
     let (ws, _) = repo();
     let o = night(&ws, "g", CALM, &["--require-gpu"]);
     if phaseline::gpu::model_and_driver().is_none() {
@@ -256,4 +256,23 @@ fn refusals_before_measuring() {
     assert_eq!(n["exit_code"], 2);
     assert!(n["message"].as_str().unwrap().contains("samples failed"), "{n}");
     assert!(!baseline_file(&ws, &n, "nightly").exists());
+
+    // Without --out: a new folder under runs_dir holding the run and the outputs.
+    let (ws, _) = repo();
+    let spec = ws.spec("calm.json", CALM);
+    let o = ws.run(&["nightly", "--reps", "8", "--progress", "lines"], Some(&spec));
+    assert_eq!(o.code, 0, "{}", o.all());
+    let dirs: Vec<_> = std::fs::read_dir(ws.path("runs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let name = dirs[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("nightly-"), "{name}");
+    let n: Value = serde_json::from_str(&std::fs::read_to_string(dirs[0].join("nightly.json")).unwrap()).unwrap();
+    assert_eq!(n["first_night"], true);
+    let run_path = n["paths"]["run"].as_str().unwrap();
+    assert!(run_path.ends_with(&format!("{name}/run")), "{run_path}");
+    assert!(dirs[0].join("run/run.json").is_file() && dirs[0].join("report/report.html").is_file());
 }
