@@ -343,7 +343,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     let report_dir = out.join("report");
     let mut promoted = false;
     let mut previous = None;
-    let (cmp, code, message, info, steps) = match &stored {
+    let (cmp, code, mut message, info, steps) = match &stored {
         None => {
             let file = crate::baseline::save(&bdir, name, run, run_dir, false)?;
             let message = format!("first night: this run is now baseline {name} of testbed {key}");
@@ -383,14 +383,6 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             }
             if a.promote && code == ExitCode::Regression {
                 message.push_str("; --promote refused: a night with a regression never becomes the baseline");
-            } else if a.promote {
-                let prev = promote(&bdir, name, b, run, run_dir)?;
-                message.push_str(&format!(
-                    "; promoted: this run is now baseline {name}, the previous one is kept as {}",
-                    prev.display()
-                ));
-                promoted = true;
-                previous = Some(prev.display().to_string());
             }
             let info = baseline_info(&crate::baseline::path(&bdir, key, name), name, Some(b), run);
             (Some(cmp), code, message, info, steps)
@@ -418,6 +410,16 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
         _ => {
             crate::report::run_report(cfg, &report_args)?;
         }
+    }
+    // Promotion last but for the summary: every other output already exists.
+    if let (Some(b), true) = (&stored, a.promote && code == ExitCode::Ok) {
+        let prev = promote(&bdir, name, b, run, run_dir)?;
+        message.push_str(&format!(
+            "; promoted: this run is now baseline {name}, the previous one is kept as {}",
+            prev.display()
+        ));
+        promoted = true;
+        previous = Some(prev.display().to_string());
     }
     let summary = Summary {
         baseline: info,
