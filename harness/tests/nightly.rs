@@ -155,6 +155,24 @@ fn first_night_clean_night_and_regression() {
         "{steps:#?}"
     );
     assert!(o.stdout.contains(&bisect), "{}", o.stdout);
+    // The printed oracle judges this checkout: bad while msm_l is slow, good with the
+    // timings of the baseline night (with another seed the mock sits 2% off and the
+    // oracle rightly answers 125, inconclusive at its repetition cap).
+    let oracle: Vec<&str> = bisect
+        .split("git bisect run phaseline ")
+        .nth(1)
+        .and_then(|r| r.split(';').next())
+        .unwrap()
+        .split_whitespace()
+        .chain(["--runner", common::MOCK])
+        .collect();
+    let slow = ws.spec("oracle-slow.json", SLOW);
+    let o = ws.run(&oracle, Some(&slow));
+    assert_eq!(o.code, 1, "{}", o.all());
+    assert!(o.all().contains("bad (`msm_l`"), "{}", o.all());
+    let calm = ws.spec("oracle-calm.json", CALM);
+    let o = ws.run(&oracle, Some(&calm));
+    assert_eq!(o.code, 0, "{}", o.all());
     // The baseline is still the first night's.
     assert_eq!(
         json(&ws, &format!("baselines/{key}/nightly.json"))["run"]["id"],
