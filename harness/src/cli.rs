@@ -41,6 +41,9 @@ pub enum Command {
     Chart(crate::chart::ChartArgs),
     /// Write a self-contained HTML report, a Markdown summary and CSVs of a run.
     Report(crate::report::ReportArgs),
+    /// The nightly regression job: run, compare with the stored baseline (saved on the
+    /// first night), write the report and nightly.json, print bisect steps on a regression.
+    Nightly(Box<commands::nightly::NightlyArgs>),
 }
 
 /// Variants and how to get their runners.
@@ -165,5 +168,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Bisect(a)) => crate::bisect::run_bisect(cli.config.as_deref(), &a),
         Some(Command::Chart(a)) => crate::chart::run_chart(&cfg, &a),
         Some(Command::Report(a)) => crate::report::run_report(&cfg, &a),
+        Some(Command::Nightly(a)) => commands::nightly::run(&cfg, &a),
     }
 }

@@ -167,6 +167,39 @@ fn default_baseline() -> String {
     "default".into()
 }
 
+/// What `phaseline nightly` runs with no `--suite` / `--variant`, and the
+/// stored baseline it compares against (saved on the first night).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Nightly {
+    #[serde(default = "nightly_suites")]
+    pub suites: Vec<String>,
+    #[serde(default = "nightly_variants")]
+    pub variants: Vec<String>,
+    #[serde(default = "nightly_baseline")]
+    pub baseline: String,
+}
+
+fn nightly_suites() -> Vec<String> {
+    vec!["synth".into(), "e2e".into()]
+}
+fn nightly_variants() -> Vec<String> {
+    vec!["baseline".into(), "all".into()]
+}
+fn nightly_baseline() -> String {
+    "nightly".into()
+}
+
+impl Default for Nightly {
+    fn default() -> Self {
+        Nightly {
+            suites: nightly_suites(),
+            variants: nightly_variants(),
+            baseline: nightly_baseline(),
+        }
+    }
+}
+
 /// The whole file.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -193,6 +226,10 @@ pub struct Config {
     pub variants: BTreeMap<String, Vec<String>>,
     pub suites: BTreeMap<String, Suite>,
     pub default: DefaultRun,
+    /// `phaseline nightly` (optional table; defaults: suites synth + e2e,
+    /// variants baseline + all, baseline `nightly`).
+    #[serde(default)]
+    pub nightly: Nightly,
     /// Directory the file was loaded from: the repository root.
     #[serde(skip)]
     pub root: PathBuf,
@@ -326,6 +363,25 @@ impl Config {
         if self.default.variants.is_empty() {
             return Err(bad("default.variants", "name at least one variant"));
         }
+        // The built-in nightly suites need not exist when the table is absent;
+        // `phaseline nightly` then names what is missing.
+        for s in &self.nightly.suites {
+            if s != "all" && !self.suites.contains_key(s) && self.nightly != Nightly::default() {
+                return Err(bad("nightly.suites", format!("no suite named `{s}`")));
+            }
+        }
+        if self.nightly.suites.is_empty() {
+            return Err(bad("nightly.suites", "name at least one suite"));
+        }
+        if self.nightly.variants.is_empty() {
+            return Err(bad("nightly.variants", "name at least one variant"));
+        }
+        if !valid_name(&self.nightly.baseline) {
+            return Err(bad(
+                "nightly.baseline",
+                format!("`{}`: use letters, digits, `-` or `_`", self.nightly.baseline),
+            ));
+        }
         Ok(())
     }
 
@@ -424,5 +480,49 @@ mod tests {
         assert!(e.contains("colour"), "{e}");
         let text = include_str!("../../phaseline.toml").replace("alpha = 0.05", "alpha = 2");
         assert!(Config::parse(&text).unwrap_err().to_string().contains("`alpha`"));
+    }
+
+    #[test]
+    fn nightly_table_defaults_and_gpu_entries() {
+        let cfg = Config::parse(include_str!("../../phaseline.toml")).expect("phaseline.toml parses");
+        assert_eq!(cfg.nightly.suites, ["synth", "e2e"]);
+        assert_eq!(cfg.nightly.variants, ["baseline", "all"]);
+        assert_eq!(cfg.nightly.baseline, "nightly");
+        let gpu = &cfg.suites["gpu-e2e"];
+        assert_eq!((gpu.mode.as_str(), gpu.backend.as_str()), ("prove", "cuda"));
+        for p in ["msm_prep", "h2d", "batch_add", "tail_msm", "b_g2", "msm_l"] {
+            assert!(gpu.required_phases.iter().any(|r| r == p), "gpu-e2e lacks {p}");
+        }
+        assert_eq!(cfg.variants["gpu"], ["cuda"]);
+        let mut all = cfg.variants["all"].clone();
+        all.insert(0, "cuda".into());
+        assert_eq!(cfg.variants["gpu-all"], all);
+        // Without the table the defaults apply.
+        let start = include_str!("../../phaseline.toml").find("[nightly]").expect("table");
+        let cfg = Config::parse(&include_str!("../../phaseline.toml")[..start]).expect("parses");
+        assert_eq!(cfg.nightly, Nightly::default());
+    }
+
+    #[test]
+    fn bad_nightly_tables_are_refused_naming_the_key() {
+        let base = include_str!("../../phaseline.toml");
+        let start = base.find("[nightly]").expect("table");
+        let with = |table: &str| {
+            Config::parse(&format!("{}{table}", &base[..start]))
+                .unwrap_err()
+                .to_string()
+        };
+        let e = with("[nightly]\nsuites = [\"synth\"]\nschedule = \"02:00\"\n");
+        assert!(e.contains("schedule"), "{e}");
+        let e = with("[nightly]\nsuites = [\"nope\"]\n");
+        assert!(e.contains("nightly.suites") && e.contains("nope"), "{e}");
+        let e = with("[nightly]\nsuites = []\n");
+        assert!(e.contains("nightly.suites"), "{e}");
+        let e = with("[nightly]\nvariants = []\n");
+        assert!(e.contains("nightly.variants"), "{e}");
+        let e = with("[nightly]\nbaseline = \"a/b\"\n");
+        assert!(e.contains("nightly.baseline"), "{e}");
+        let e = with("[nightly]\nsuites = \"synth\"\n");
+        assert!(e.contains("invalid config"), "{e}");
     }
 }

@@ -2,4 +2,6 @@
 
 pub mod baseline;
 pub mod compare;
+pub mod nightly;
+pub mod nightly_steps;
 pub mod run;

@@ -159,8 +159,19 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
             a.allow_cross_testbed,
         )?;
     }
-    let run = measure(&spec)?;
-    let dir = out_dir(cfg, a, &run.id);
+    let (run, dir) = measure_and_save(&spec, a, &|id| out_dir(cfg, a, id))?;
+    check_samples(&run, &dir)?;
+    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
+}
+
+/// Measures `spec`, saves the run in `dir_of(run id)` and prints the per-phase medians.
+pub fn measure_and_save(
+    spec: &MeasureSpec,
+    a: &RunArgs,
+    dir_of: &dyn Fn(&str) -> PathBuf,
+) -> Result<(crate::model::Run, PathBuf), HarnessError> {
+    let run = measure(spec)?;
+    let dir = dir_of(&run.id);
     crate::rundir::save_run(&dir, &run)?;
     // Machine-readable formats keep stdout for the comparison alone.
     let table = crate::commands::compare::summary_table(&run)?;
@@ -171,6 +182,11 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
         eprint!("{table}");
         eprintln!("run saved in {}", dir.display());
     }
+    Ok((run, dir))
+}
+
+/// Failed samples of a saved run are an error naming each of them.
+pub fn check_samples(run: &crate::model::Run, dir: &std::path::Path) -> Result<(), HarnessError> {
     let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();
     if !failed.is_empty() {
         for s in &failed {
@@ -189,5 +205,5 @@ pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, Harn
             dir.display()
         )));
     }
-    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
+    Ok(())
 }

@@ -1,0 +1,442 @@
+//! `phaseline nightly`: the nightly regression job as one command. Measures the
+//! nightly suites and variants (as `run` does), compares the run with the stored
+//! baseline of this testbed (saving the run as that baseline on the first
+//! night), writes the comparison, the HTML report and `nightly.json`, and on a
+//! regression prints the next steps (bisect commands). `--promote` replaces the
+//! baseline after a clean night, keeping the previous one as `NAME-prev`.
+
+use super::nightly_steps::{next_steps, regressed, Regressed};
+use crate::cli::{RunArgs, VariantArgs};
+use crate::config::{valid_name, Config};
+use crate::error::{ExitCode, HarnessError};
+use crate::fsutil::{write_atomic, write_json};
+use crate::model::{Baseline, Comparison, Run, Verdict};
+use crate::output::Format;
+use clap::Args;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct NightlyArgs {
+    /// Suite from the config (default: `[nightly] suites`). Repeatable.
+    #[arg(long = "suite", value_name = "NAME")]
+    pub suites: Vec<String>,
+    /// Variant (`NAME=feat,feat` or a config name; default: `[nightly] variants`). Repeatable.
+    #[arg(long = "variant", value_name = "V")]
+    pub variants: Vec<String>,
+    /// Stored baseline of this testbed to compare against (default: `[nightly] baseline`).
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Output folder: the run goes in DIR/run (default: <runs_dir>/nightly-<run id>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// After a night with no regression, make this run the baseline (the old one is kept as NAME-prev).
+    #[arg(long)]
+    pub promote: bool,
+    /// Refuse to run (exit 2) unless this machine has a GPU and a suite uses the cuda backend.
+    #[arg(long)]
+    pub require_gpu: bool,
+    /// Use this runner binary for every variant instead of building.
+    #[arg(long, value_name = "PATH")]
+    pub runner: Option<PathBuf>,
+    /// Measured repetitions per variant and case (default: each suite's).
+    #[arg(long)]
+    pub reps: Option<usize>,
+    /// Progress display: auto, lines, quiet.
+    #[arg(long, default_value = "auto")]
+    pub progress: String,
+}
+
+/// The stored baseline a night was judged against.
+#[derive(Debug, Serialize)]
+struct BaselineInfo {
+    name: String,
+    file: String,
+    commit: String,
+    run_id: String,
+    saved_utc: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Paths {
+    dir: String,
+    run: String,
+    compare_md: String,
+    compare_json: Option<String>,
+    report: String,
+}
+
+/// `nightly.json`.
+#[derive(Debug, Serialize)]
+struct Summary {
+    schema_version: u32,
+    testbed: String,
+    commit: String,
+    dirty: bool,
+    run_id: String,
+    first_night: bool,
+    baseline: BaselineInfo,
+    verdicts: BTreeMap<&'static str, usize>,
+    exit_code: i32,
+    promoted: bool,
+    previous_baseline: Option<String>,
+    message: String,
+    regressions: Vec<Regressed>,
+    next_steps: Vec<String>,
+    paths: Paths,
+}
+
+fn verdict_counts(c: Option<&Comparison>) -> BTreeMap<&'static str, usize> {
+    let mut m: BTreeMap<&'static str, usize> = crate::report::VERDICTS.iter().map(|v| (*v, 0)).collect();
+    for r in c.iter().flat_map(|c| c.rows.iter()) {
+        let k = match r.verdict {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+            Verdict::Inconclusive => "inconclusive",
+        };
+        *m.entry(k).or_default() += 1;
+    }
+    m
+}
+
+fn refuse(msg: impl Into<String>) -> HarnessError {
+    HarnessError::Invalid(msg.into())
+}
+
+/// Keeps `old` as `<name>-prev`, then stores `run` as baseline `name`; both writes atomic.
+fn promote(dir: &Path, name: &str, old: &Baseline, run: &Run, run_dir: &Path) -> Result<PathBuf, HarnessError> {
+    let prev_name = format!("{name}-prev");
+    let mut prev = old.clone();
+    prev.name = prev_name.clone();
+    let prev_file = crate::baseline::path(dir, &old.run.testbed.key, &prev_name);
+    write_json(&prev_file, &prev)?;
+    crate::baseline::save(dir, name, run, run_dir, true)?;
+    Ok(prev_file)
+}
+
+pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
+    let name = a.baseline.clone().unwrap_or_else(|| cfg.nightly.baseline.clone());
+    if !valid_name(&name) {
+        return Err(refuse(format!(
+            "baseline name `{name}`: use letters, digits, `-` or `_`"
+        )));
+    }
+    if a.require_gpu {
+        if let Some((model, driver)) = crate::gpu::model_and_driver() {
+            println!("nightly: GPU {model} (driver {driver})");
+        } else {
+            return Err(refuse(
+                "--require-gpu: this machine has no usable GPU (NVML finds no device); \
+                 refusing to run a CPU-only nightly in its place",
+            ));
+        }
+    }
+    let pick = |given: &[String], dflt: &[String]| {
+        if given.is_empty() {
+            dflt.to_vec()
+        } else {
+            given.to_vec()
+        }
+    };
+    let ra = RunArgs {
+        v: VariantArgs {
+            variants: pick(&a.variants, &cfg.nightly.variants),
+            runner: a.runner.clone(),
+        },
+        suites: pick(&a.suites, &cfg.nightly.suites),
+        reps: a.reps,
+        warmup: None,
+        inner_warmup: None,
+        circuit: None,
+        partitions: None,
+        timeout: None,
+        interleave: None,
+        out: None,
+        force: false,
+        baseline: None,
+        allow_cross_testbed: false,
+        format: "table".into(),
+        inject_delay: Vec::new(),
+        sample_ms: 100,
+        progress: a.progress.clone(),
+    };
+    let spec = super::run::spec(cfg, &ra)?;
+    if a.require_gpu && !spec.suites.iter().any(|(_, s)| s.backend == "cuda") {
+        return Err(refuse(format!(
+            "--require-gpu: none of the suites ({}) uses the cuda backend; name a GPU suite, e.g. --suite gpu-e2e",
+            ra.suites.join(", ")
+        )));
+    }
+    if let Some(o) = &a.out {
+        if o.join("nightly.json").exists() || crate::rundir::run_file(&o.join("run")).is_file() {
+            return Err(refuse(format!(
+                "{} already holds a nightly; choose another --out",
+                o.display()
+            )));
+        }
+    }
+    let bdir = cfg.resolve(&cfg.baselines_dir);
+    let testbed = crate::testbed::detect();
+    let bfile = crate::baseline::path(&bdir, &testbed.key, &name);
+    // A stored but unreadable baseline stops the night: it is never overwritten.
+    let stored = if bfile.is_file() {
+        Some(crate::baseline::load(&bdir, &name, &testbed.key, false)?)
+    } else {
+        let others = crate::baseline::testbeds_with(&bdir, &name);
+        if !others.is_empty() {
+            println!(
+                "nightly: baseline `{name}` exists for other testbeds only ({}); never used here",
+                others.join(", ")
+            );
+        }
+        None
+    };
+    let uncovered = match &stored {
+        Some(b) => uncovered(b, &spec)?,
+        None => Vec::new(),
+    };
+    let runs_dir = cfg.resolve(&cfg.runs_dir);
+    let dir_of = |id: &str| {
+        a.out
+            .clone()
+            .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
+            .join("run")
+    };
+    let (run, run_dir) = super::run::measure_and_save(&spec, &ra, &dir_of)?;
+    let out = run_dir
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    if let Err(e) = super::run::check_samples(&run, &run_dir) {
+        // No comparison, no baseline change; nightly.json still says what happened.
+        let summary = Summary {
+            baseline: baseline_info(&bfile, &name, stored.as_ref(), &run),
+            message: format!("error: {e}"),
+            ..Summary::new(&run, stored.is_none(), None, ExitCode::Error, &run_dir, &out)
+        };
+        write_json(&out.join("nightly.json"), &summary)?;
+        return Err(e);
+    }
+    let night = Night {
+        name: &name,
+        stored,
+        run: &run,
+        run_dir: &run_dir,
+        out: &out,
+        uncovered,
+    };
+    finish(cfg, a, night)
+}
+
+/// What tonight measures that the baseline lacks (`variant NAME`, `case SUITE/CIRCUIT`):
+/// such rows cannot be judged. Nothing in common is an error, never a silent pass.
+fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<String>, HarnessError> {
+    let have_v = b.run.variant_names();
+    let have_c: Vec<(String, String)> = b
+        .run
+        .cases
+        .iter()
+        .map(|c| (c.suite.clone(), c.circuit.clone()))
+        .collect();
+    let mut missing: Vec<String> = spec
+        .variants
+        .iter()
+        .filter(|v| !have_v.contains(&v.name))
+        .map(|v| format!("variant {}", v.name))
+        .collect();
+    let want_c: Vec<(String, String)> = spec
+        .suites
+        .iter()
+        .flat_map(|(n, s)| s.circuits.iter().map(move |c| (n.clone(), c.clone())))
+        .collect();
+    missing.extend(
+        want_c
+            .iter()
+            .filter(|c| !have_c.contains(c))
+            .map(|(s, c)| format!("case {s}/{c}")),
+    );
+    let no_variant = spec.variants.iter().all(|v| !have_v.contains(&v.name));
+    let no_case = want_c.iter().all(|c| !have_c.contains(c));
+    if no_variant || no_case {
+        let cases: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+        return Err(HarnessError::Invalid(format!(
+            "baseline `{}` of testbed {} holds variants [{}] and cases [{}]: nothing in common with tonight's \
+             selection, so nothing could be judged; pick another --baseline NAME (its first night saves it) \
+             or replace this one with `phaseline baseline save {} --from RUN --force`",
+            b.name,
+            b.run.testbed.key,
+            have_v.join(", "),
+            cases.join(", "),
+            b.name
+        )));
+    }
+    Ok(missing)
+}
+
+/// The baseline part of `nightly.json`: the stored one, or the run itself on the first night.
+fn baseline_info(file: &Path, name: &str, b: Option<&Baseline>, run: &Run) -> BaselineInfo {
+    BaselineInfo {
+        name: name.into(),
+        file: file.display().to_string(),
+        commit: b
+            .map_or(&run.provenance.git_commit, |b| &b.run.provenance.git_commit)
+            .clone(),
+        run_id: b.map_or(&run.id, |b| &b.run.id).clone(),
+        saved_utc: b.map_or_else(crate::provenance::now_utc, |b| b.saved_utc.clone()),
+    }
+}
+
+impl Summary {
+    fn new(run: &Run, first: bool, cmp: Option<&Comparison>, code: ExitCode, run_dir: &Path, out: &Path) -> Summary {
+        Summary {
+            schema_version: 1,
+            testbed: run.testbed.key.clone(),
+            commit: run.provenance.git_commit.clone(),
+            dirty: run.provenance.git_dirty,
+            run_id: run.id.clone(),
+            first_night: first,
+            baseline: baseline_info(Path::new(""), "", None, run),
+            verdicts: verdict_counts(cmp),
+            exit_code: code as i32,
+            promoted: false,
+            previous_baseline: None,
+            message: String::new(),
+            regressions: cmp.map(regressed).unwrap_or_default(),
+            next_steps: Vec::new(),
+            paths: Paths {
+                dir: out.display().to_string(),
+                run: run_dir.display().to_string(),
+                compare_md: out.join("compare.md").display().to_string(),
+                compare_json: cmp.map(|_| out.join("compare.json").display().to_string()),
+                report: out.join("report").join("report.html").display().to_string(),
+            },
+        }
+    }
+}
+
+/// A measured night: what `finish` judges.
+struct Night<'a> {
+    name: &'a str,
+    stored: Option<Baseline>,
+    run: &'a Run,
+    run_dir: &'a Path,
+    out: &'a Path,
+    /// Tonight's variants and cases the baseline lacks.
+    uncovered: Vec<String>,
+}
+
+/// Everything after the measurement: baseline, comparison, report, summary.
+fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, HarnessError> {
+    let Night {
+        name,
+        stored,
+        run,
+        run_dir,
+        out,
+        uncovered,
+    } = night;
+    let bdir = cfg.resolve(&cfg.baselines_dir);
+    let key = &run.testbed.key;
+    let compare_md = out.join("compare.md");
+    let report_dir = out.join("report");
+    let mut promoted = false;
+    let mut previous = None;
+    let (cmp, code, mut message, info, steps) = match &stored {
+        None => {
+            let file = crate::baseline::save(&bdir, name, run, run_dir, false)?;
+            let message = format!("first night: this run is now baseline {name} of testbed {key}");
+            write_atomic(
+                &compare_md,
+                format!("# Nightly {}\n\n{message} (nothing to compare against yet).\n", run.id).as_bytes(),
+            )?;
+            let info = baseline_info(&file, name, None, run);
+            (None, ExitCode::Ok, message, info, Vec::new())
+        }
+        Some(b) => {
+            let mut opts = super::compare::options(cfg, false);
+            // The labels `report` gives a baseline comparison.
+            opts.reference_label = Some(format!("baseline {name}"));
+            opts.candidate_label = Some(format!("run {}", run.id));
+            let cmp = crate::compare::compare_runs(&b.run, run, &opts)?;
+            let md = Format::Markdown.exporter().comparison(&cmp)?;
+            write_atomic(&compare_md, format!("# Nightly {}\n\n{md}", run.id).as_bytes())?;
+            write_json(&out.join("compare.json"), &cmp)?;
+            print!("{}", Format::Table.exporter().comparison(&cmp)?);
+            let code = crate::compare::exit_code(&cmp);
+            let steps = if code == ExitCode::Regression {
+                next_steps(cfg, &cmp, name, &b.run, run)
+            } else {
+                Vec::new()
+            };
+            let mut message = if code == ExitCode::Regression {
+                format!("regression against baseline {name} of testbed {key}")
+            } else {
+                format!("no regression against baseline {name} of testbed {key}")
+            };
+            if !uncovered.is_empty() {
+                message.push_str(&format!(
+                    "; not in the baseline, so not judged: {}",
+                    uncovered.join(", ")
+                ));
+            }
+            if a.promote && code == ExitCode::Regression {
+                message.push_str("; --promote refused: a night with a regression never becomes the baseline");
+            }
+            let info = baseline_info(&crate::baseline::path(&bdir, key, name), name, Some(b), run);
+            (Some(cmp), code, message, info, steps)
+        }
+    };
+    if a.promote && stored.is_none() {
+        println!("nightly: --promote has nothing to replace on the first night");
+    }
+    // The report compares with the baseline as it was before any promotion
+    // (on the first night: the run's variants with each other).
+    let report_args = crate::report::ReportArgs {
+        run: run_dir.to_path_buf(),
+        baseline: None,
+        allow_cross_testbed: false,
+        reference_variant: None,
+        out: report_dir.clone(),
+    };
+    match (&stored, &cmp) {
+        (Some(b), Some(c)) => {
+            let report = crate::report::Report::build(run.clone(), Some(b.clone()), vec![c.clone()])?;
+            for (file, bytes) in report.files()? {
+                write_atomic(&report_dir.join(file), &bytes)?;
+            }
+        }
+        _ => {
+            crate::report::run_report(cfg, &report_args)?;
+        }
+    }
+    // Promotion last but for the summary: every other output already exists.
+    if let (Some(b), true) = (&stored, a.promote && code == ExitCode::Ok) {
+        let prev = promote(&bdir, name, b, run, run_dir)?;
+        message.push_str(&format!(
+            "; promoted: this run is now baseline {name}, the previous one is kept as {}",
+            prev.display()
+        ));
+        promoted = true;
+        previous = Some(prev.display().to_string());
+    }
+    let summary = Summary {
+        baseline: info,
+        promoted,
+        previous_baseline: previous,
+        message: message.clone(),
+        next_steps: steps.clone(),
+        ..Summary::new(run, stored.is_none(), cmp.as_ref(), code, run_dir, out)
+    };
+    write_json(&out.join("nightly.json"), &summary)?;
+    println!("\nnightly: {message}");
+    if !steps.is_empty() {
+        println!("next steps:");
+        for s in &steps {
+            println!("  {s}");
+        }
+    }
+    println!("nightly: outputs in {} (exit {})", out.display(), code as i32);
+    Ok(code)
+}
