@@ -77,8 +77,15 @@ pub struct Suite {
     pub interleave: Interleave,
     /// Phases every record of this suite must carry.
     pub required_phases: Vec<String>,
+    /// Whether `--suite all` includes it (false for suites that need a
+    /// particular machine, such as a GPU; they run only when named).
+    #[serde(default = "yes")]
+    pub in_all: bool,
 }
 
+fn yes() -> bool {
+    true
+}
 fn default_backend() -> String {
     "cpu".into()
 }
@@ -390,7 +397,7 @@ impl Config {
         let mut out: Vec<(String, Suite)> = Vec::new();
         for n in names {
             if n == "all" {
-                for (k, s) in &self.suites {
+                for (k, s) in self.suites.iter().filter(|(_, s)| s.in_all) {
                     if !out.iter().any(|(o, _)| o == k) {
                         out.push((k.clone(), s.clone()));
                     }
@@ -470,7 +477,17 @@ mod tests {
             "self-test feature is never in `all`"
         );
         assert!(cfg.variants["baseline"].is_empty());
-        assert_eq!(cfg.select_suites(&["all".into()]).unwrap().len(), cfg.suites.len());
+        // `all` is every suite a plain machine runs; the GPU suite only when named.
+        let all: Vec<String> = cfg
+            .select_suites(&["all".into()])
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(all, ["e2e", "synth"]);
+        assert_eq!(cfg.select_suites(&["gpu-e2e".into()]).unwrap()[0].0, "gpu-e2e");
+        let both = cfg.select_suites(&["all".into(), "gpu-e2e".into()]).unwrap();
+        assert_eq!(both.len(), 3);
     }
 
     #[test]
