@@ -1,7 +1,7 @@
 //! Shape mode: a [`Cs`] that records the R1CS instead of evaluating it.
 
 use super::{Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
-use crate::cs::{Circuit, Cs, CsError, Lc, Var};
+use crate::cs::{is_minus_one_vartime, is_one_vartime, Circuit, Cs, CsError, Lc, Var};
 use blstrs::Scalar as Fr;
 use ff::Field;
 use rayon::prelude::*;
@@ -73,16 +73,15 @@ impl ShapeCs {
     }
 
     fn coeff(&mut self, c: Fr) -> u32 {
-        // Variable-time comparisons: coefficients are public constants.
-        let key = blst::blst_fr::from(c).l;
         if self.table.len() > 1 {
-            if key == blst::blst_fr::from(self.table[0]).l {
+            if is_one_vartime(&c) {
                 return COEFF_ONE;
             }
-            if key == blst::blst_fr::from(self.table[1]).l {
+            if is_minus_one_vartime(&c) {
                 return COEFF_MINUS_ONE;
             }
         }
+        let key = blst::blst_fr::from(c).l;
         let next = self.table.len() as u32;
         let idx = *self.index.entry(key).or_insert(next);
         if idx == next {

@@ -31,9 +31,9 @@ impl Synthesized {
     pub fn aux_classes(&self) -> (usize, usize, usize) {
         let (mut z, mut o) = (0, 0);
         for v in &self.aux {
-            if bool::from(v.is_zero()) {
+            if is_zero_vartime(v) {
                 z += 1;
-            } else if *v == Fr::ONE {
+            } else if is_one_vartime(v) {
                 o += 1;
             }
         }

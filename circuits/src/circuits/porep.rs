@@ -19,22 +19,12 @@ use crate::cs::{presized, Circuit, Cs, CsError, Lc, SizeHint, Var};
 /// Bumped whenever the R1CS this file produces changes.
 pub const SHAPE_VERSION: u32 = 2;
 
+#[derive(Clone)]
 pub struct PorepCircuit {
     pub rounds: usize,
     pub n_sha: usize,
     pub merkle_depth: usize,
     pub seed: u64,
-    hint: OnceLock<SizeHint>,
-}
-
-impl Clone for PorepCircuit {
-    fn clone(&self) -> Self {
-        let c = PorepCircuit::new(self.rounds, self.n_sha, self.merkle_depth, self.seed);
-        if let Some(h) = self.hint.get() {
-            let _ = c.hint.set(*h);
-        }
-        c
-    }
 }
 
 impl std::fmt::Debug for PorepCircuit {
@@ -64,7 +54,6 @@ impl PorepCircuit {
             n_sha,
             merkle_depth,
             seed,
-            hint: OnceLock::new(),
         }
     }
 
@@ -182,7 +171,7 @@ impl Circuit for PorepCircuit {
     }
 
     fn size_hint(&self) -> SizeHint {
-        *self.hint.get_or_init(|| self.shared_hint())
+        self.shared_hint()
     }
 
     fn public_inputs(&self) -> Vec<Fr> {

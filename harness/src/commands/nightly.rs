@@ -10,7 +10,7 @@ use crate::cli::{RunArgs, VariantArgs};
 use crate::config::{valid_name, Config};
 use crate::error::{ExitCode, HarnessError};
 use crate::fsutil::{write_atomic, write_json};
-use crate::model::{Baseline, Comparison, Run, Verdict};
+use crate::model::{Baseline, Comparison, Run};
 use crate::output::Format;
 use clap::Args;
 use serde::Serialize;
@@ -88,17 +88,8 @@ struct Summary {
 }
 
 fn verdict_counts(c: Option<&Comparison>) -> BTreeMap<&'static str, usize> {
-    let mut m: BTreeMap<&'static str, usize> = crate::report::VERDICTS.iter().map(|v| (*v, 0)).collect();
-    for r in c.iter().flat_map(|c| c.rows.iter()) {
-        let k = match r.verdict {
-            Verdict::Regressed => "regressed",
-            Verdict::Improved => "improved",
-            Verdict::Unchanged => "unchanged",
-            Verdict::Inconclusive => "inconclusive",
-        };
-        *m.entry(k).or_default() += 1;
-    }
-    m
+    let counts = crate::report::count_verdicts(c.iter().flat_map(|c| c.rows.iter()));
+    crate::report::VERDICTS.iter().copied().zip(counts).collect()
 }
 
 fn refuse(msg: impl Into<String>) -> HarnessError {

@@ -13,12 +13,26 @@ use crate::chart::render::render_svg;
 use crate::chart::set::build_charts;
 use crate::config::Config;
 use crate::fsutil::write_atomic;
-use crate::model::{Baseline, Comparison, Run, Verdict};
+use crate::model::{Baseline, Comparison, PhaseComparison, Run, Verdict};
 use crate::{ExitCode, HarnessError};
 use std::path::PathBuf;
 
 /// Verdict names, in the order of [`Report::verdict_counts`].
 pub const VERDICTS: [&str; 4] = ["regressed", "improved", "unchanged", "inconclusive"];
+
+/// Rows per verdict, in the order of [`VERDICTS`].
+pub fn count_verdicts<'a>(rows: impl IntoIterator<Item = &'a PhaseComparison>) -> [usize; 4] {
+    let mut c = [0; 4];
+    for r in rows {
+        c[match r.verdict {
+            Verdict::Regressed => 0,
+            Verdict::Improved => 1,
+            Verdict::Unchanged => 2,
+            Verdict::Inconclusive => 3,
+        }] += 1;
+    }
+    c
+}
 
 /// Chart size inside the report, in pixels.
 pub const CHART_W: u32 = 960;
@@ -71,16 +85,7 @@ impl Report {
 
     /// Rows per verdict: regressed, improved, unchanged, inconclusive.
     pub fn verdict_counts(&self) -> [usize; 4] {
-        let mut c = [0; 4];
-        for r in self.comparisons.iter().flat_map(|c| c.rows.iter()) {
-            c[match r.verdict {
-                Verdict::Regressed => 0,
-                Verdict::Improved => 1,
-                Verdict::Unchanged => 2,
-                Verdict::Inconclusive => 3,
-            }] += 1;
-        }
-        c
+        count_verdicts(self.comparisons.iter().flat_map(|c| c.rows.iter()))
     }
 
     /// The files of the report: (file name, contents).
