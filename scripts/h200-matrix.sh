@@ -80,7 +80,8 @@ item() {
     echo "{\"item\":\"$name\",\"rc\":$rc,\"wall_ms\":$w,\"records\":$n,\"estimate_s\":$est}" >>"$O/items.jsonl"
 }
 
-setup() { item "setup-$1" "$2" "$B/phaseline-prover-cpu" setup --circuit "$1" --params-dir "$P"; }
+# Parameters come from our GPU setup (docs/setup.md), the fast path on a GPU host.
+setup() { item "setup-$1" "$2" "$B/phaseline-prover-off" setup --circuit "$1" --backend cuda --params-dir "$P"; }
 gpu() { # variant circuit parts warmup reps est
     item "gpu-$1-$2-x$3" "$6" "$B/phaseline-prover-$1" prove --backend cuda --circuit "$2" \
         --partitions "$3" --warmup "$4" --reps "$5" --params-dir "$P"
@@ -98,8 +99,8 @@ flags="off pin par-bg2 window-tune all"
 M=${M:-medium} L=${L:-large} X=${X:-xl}
 
 # 1. parameters (everything below needs them)
-setup $M 20
-setup $L 50
+setup $M 10
+setup $L 20
 # 2. one partition: GPU matrix, the anchor, our CPU backend, bellperson.
 # Each line: warm-up and measured repetitions, then the time estimate.
 # SHORT=1 (a sitting of about 330 s) trims repetitions on the larger circuit.
@@ -124,7 +125,7 @@ gpu off $L 10 $RX 45
 gpu all $L 10 $RX 42
 anchor $L 10 $RX 30
 # 4. xl: our setup, then a verified GPU proof with those parameters
-setup $X 170
+setup $X 45
 gpu all $X 1 1 1 75
 # 5. bellperson's generator at $M, into its own folder
 item "setup-bellperson-$M" 75 "$B/phaseline-prover-cpu" setup --circuit $M \
