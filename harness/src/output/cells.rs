@@ -38,6 +38,18 @@ pub fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
+/// A phase's effective threshold. Where the absolute floor dominates (a phase
+/// of microseconds against a floor of half a millisecond) the relative value
+/// is thousands of percent and says only "too small to judge", so it is
+/// capped in the text; the JSON and CSV keep the exact value.
+pub fn threshold(v: f64) -> String {
+    if v >= 10.0 {
+        ">999%".into()
+    } else {
+        pct(v)
+    }
+}
+
 /// p or q with enough digits to read small values.
 pub fn pval(p: f64) -> String {
     if p < 0.0001 {
@@ -78,7 +90,7 @@ pub fn number_cells(r: &PhaseComparison, dash: &str, interval: impl Fn(String, S
         cell(tested, interval(change(r.ci_low), change(r.ci_high))),
         cell(tested, pval(r.p_value)),
         cell(tested, pval(r.q_value)),
-        pct(r.threshold),
+        threshold(r.threshold),
     ]
 }
 

@@ -1,7 +1,7 @@
 //! Export formats of comparisons and run summaries: one file per format behind [`Exporter`].
 //! Exporters render to a `String`; writing it (atomically, to a file or stdout) is the caller's job.
 
-mod cells;
+pub(crate) mod cells;
 mod csv;
 mod json;
 mod markdown;

@@ -147,3 +147,11 @@ fn formats_parse_by_name() {
         assert!(!f.exporter().comparison(&c).unwrap().is_empty());
     }
 }
+
+#[test]
+fn threshold_cell_caps_floor_dominated_values() {
+    assert_eq!(super::cells::threshold(0.03), "3.0%");
+    assert_eq!(super::cells::threshold(9.99), "999.0%");
+    // 0.5 ms floor over a 0.4 us phase: 1,250x, shown capped.
+    assert_eq!(super::cells::threshold(1250.0), ">999%");
+}

@@ -198,7 +198,7 @@ fn comparison_rows(rows: &[PhaseComparison]) -> String {
             )),
             num(format!("{:.3}", r.p_value)),
             num(format!("{:.3}", r.q_value)),
-            num(format!("{:.1}%", r.threshold * 100.0)),
+            num(crate::output::cells::threshold(r.threshold)),
             format!("<td class=\"{v}\">{}</td>", escape(&verdict)),
             td(r.note.as_deref().unwrap_or("")),
         ]));
