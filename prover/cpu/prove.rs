@@ -5,7 +5,7 @@
 //! the B_G2 MSMs run concurrently with the G1 work; without it they run
 //! after it.
 
-use super::msm::{msm_g1, msm_g2, scalar_bytes};
+use super::msm::{msm_g1, msm_g2, scalar_bytes, Spread};
 use super::ntt::Domain;
 use super::split::split_sum;
 use crate::error::ProverError;
@@ -51,7 +51,10 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
 
 fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Projective> {
     rec.time("msm_b_g2", || {
-        splits.iter().map(|sp| split_sum(&p.b_g2, &sp.b, msm_g2)).collect()
+        splits
+            .iter()
+            .map(|sp| split_sum(&p.b_g2, &sp.b, Spread::Shared, msm_g2))
+            .collect()
     })
 }
 
@@ -68,13 +71,22 @@ fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Doma
     drop(hs);
     let l: Vec<G1Projective> = rec.time("msm_l", || {
         crate::selftest::slow_l_msm();
-        splits.iter().map(|sp| split_sum(&p.l, &sp.l, msm_g1)).collect()
+        splits
+            .iter()
+            .map(|sp| split_sum(&p.l, &sp.l, Spread::Shared, msm_g1))
+            .collect()
     });
     let a: Vec<G1Projective> = rec.time("msm_a", || {
-        splits.iter().map(|sp| split_sum(&p.a, &sp.a, msm_g1)).collect()
+        splits
+            .iter()
+            .map(|sp| split_sum(&p.a, &sp.a, Spread::Shared, msm_g1))
+            .collect()
     });
     let b: Vec<G1Projective> = rec.time("msm_b_g1", || {
-        splits.iter().map(|sp| split_sum(&p.b_g1, &sp.b, msm_g1)).collect()
+        splits
+            .iter()
+            .map(|sp| split_sum(&p.b_g1, &sp.b, Spread::Shared, msm_g1))
+            .collect()
     });
     h.into_iter()
         .zip(l)

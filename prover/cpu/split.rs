@@ -5,25 +5,23 @@
 //! 25,409 ones and 4,653 others of 57,868 aux values), so the tail is small.
 //! The GPU backend splits the same way (`gpu::prep::Split`).
 
-use super::msm::{msm_g1, msm_g2, scalar_bytes};
+use super::msm::{msm_g1, msm_g2, scalar_bytes, Spread};
 use crate::gpu::prep::Split;
 use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use group::Group;
 use rayon::prelude::*;
 use std::ops::Add;
 
-/// Points summed per task in the ones sum.
-const ONES_CHUNK: usize = 1 << 12;
-
-/// sum over `split` of scalar * point, with `msm` doing the tail.
-pub fn split_sum<A, P>(points: &[A], split: &Split, msm: impl Fn(&[A], &[[u8; 32]]) -> P) -> P
+/// sum over `split` of scalar * point, with `msm` doing the tail; `spread`
+/// sets how finely the ones sum is cut (the tail's cut is `msm`'s).
+pub fn split_sum<A, P>(points: &[A], split: &Split, spread: Spread, msm: impl Fn(&[A], &[[u8; 32]]) -> P) -> P
 where
     A: Copy + Send + Sync,
     P: Group + Add<A, Output = P> + Send,
 {
     let ones = split
         .ones
-        .par_chunks(ONES_CHUNK)
+        .par_chunks(spread.ones_chunk(split.ones.len()))
         .map(|c| c.iter().fold(P::identity(), |acc, i| acc + points[*i as usize]))
         .reduce(P::identity, |a, b| a + b);
     let tail_pts: Vec<A> = split.tail_idx.par_iter().map(|i| points[*i as usize]).collect();
@@ -33,13 +31,13 @@ where
 /// sum_i scalars[i] * points[i] in G1, split by value (lengths must match).
 pub fn split_msm_g1(points: &[G1Affine], scalars: &[Fr]) -> G1Projective {
     assert_eq!(points.len(), scalars.len(), "G1 MSM length mismatch");
-    split_sum(points, &Split::of(scalars), msm_g1)
+    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g1)
 }
 
 /// sum_i scalars[i] * points[i] in G2, split by value (lengths must match).
 pub fn split_msm_g2(points: &[G2Affine], scalars: &[Fr]) -> G2Projective {
     assert_eq!(points.len(), scalars.len(), "G2 MSM length mismatch");
-    split_sum(points, &Split::of(scalars), msm_g2)
+    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g2)
 }
 
 #[cfg(test)]
@@ -72,5 +70,24 @@ mod tests {
             let naive: G2Projective = g2.iter().zip(&sc).map(|(p, s)| p.to_curve() * s).sum();
             assert_eq!(split_msm_g2(&g2, &sc[..m]), naive, "G2 n={m}");
         }
+    }
+
+    #[test]
+    fn wide_split_sums_match_shared_on_many_threads() {
+        // Eight threads: `Wide` cuts the ~2,000 ones into tasks at the 1,024
+        // floor and the ~1,000-point tail into 256-point Pippenger calls.
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
+        let g1: Vec<G1Affine> = (0..5000).map(|_| G1Projective::random(&mut rng).to_affine()).collect();
+        let sc = witness_like(5000, &mut rng);
+        let split = Split::of(&sc);
+        let wide = pool.install(|| {
+            split_sum(&g1, &split, Spread::Wide, |p, s| {
+                crate::cpu::msm::msm_g1_spread(p, s, Spread::Wide)
+            })
+        });
+        assert_eq!(wide, msm_g1(&g1, &scalar_bytes(&sc)));
+        assert_eq!(Spread::for_partitions(1), Spread::Wide);
+        assert_eq!(Spread::for_partitions(10), Spread::Shared);
     }
 }

@@ -7,7 +7,7 @@ use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
 use super::ops::{feature_opts, to_g1};
 use super::prep::{circuit_splits, CircuitSplits};
 use super::timing;
-use crate::cpu::msm::msm_g2;
+use crate::cpu::msm::{msm_g2_spread, Spread};
 use crate::cpu::ntt::Domain;
 use crate::cpu::split::split_sum;
 use crate::error::ProverError;
@@ -84,31 +84,35 @@ fn g1_gpu(
         .collect())
 }
 
-fn b_g2_one(p: &Params, sp: &CircuitSplits, part: usize, rec: &Recorder) -> G2Projective {
+fn b_g2_one(p: &Params, sp: &CircuitSplits, part: usize, spread: Spread, rec: &Recorder) -> G2Projective {
     let start = Instant::now();
     // B_G2 on the CPU: ones summed, the tail by blst's Pippenger.
-    let r = split_sum(&p.b_g2, &sp.b, msm_g2);
+    let r = split_sum(&p.b_g2, &sp.b, spread, |pts, sc| msm_g2_spread(pts, sc, spread));
     let mut extra = serde_json::Map::new();
     extra.insert("partition".into(), part.into());
     extra.insert("ones".into(), sp.b.ones.len().into());
     extra.insert("tail".into(), sp.b.tail.len().into());
+    extra.insert("spread".into(), format!("{spread:?}").to_lowercase().into());
     rec.push_span("b_g2", Some("msm_b_g2"), start, Instant::now(), extra);
     r
 }
 
 fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Projective> {
+    // One partition: B_G2 is the CPU's only work, spread it over every
+    // thread; several: the partitions fill the threads (`Spread`).
+    let spread = Spread::for_partitions(splits.len());
     rec.time("msm_b_g2", || {
         if cfg!(feature = "par-bg2") {
             splits
                 .par_iter()
                 .enumerate()
-                .map(|(i, sp)| b_g2_one(p, sp, i, rec))
+                .map(|(i, sp)| b_g2_one(p, sp, i, spread, rec))
                 .collect()
         } else {
             splits
                 .iter()
                 .enumerate()
-                .map(|(i, sp)| b_g2_one(p, sp, i, rec))
+                .map(|(i, sp)| b_g2_one(p, sp, i, spread, rec))
                 .collect()
         }
     })
