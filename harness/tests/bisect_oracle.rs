@@ -2,6 +2,8 @@
 //! commits carry a tiny runner (the mock prover with a per-commit timing spec);
 //! one commit plants a slower `msm_l`, one does not build.
 
+mod common;
+use common::git;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -36,21 +38,6 @@ suites = ["e2e"]
 variants = ["baseline"]
 compare = ["baseline", "baseline"]
 "#;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        o.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).trim().to_string()
-}
 
 /// Writes the commit's files and commits them; returns its hash.
 fn commit(dir: &Path, msl_ms: f64, builds: bool, msg: &str) -> String {

@@ -4,32 +4,16 @@
 //! keeps the previous one, `--require-gpu` refuses a machine without a GPU.
 
 mod common;
-use common::{assert_error, Out, Ws};
+use common::{assert_error, git, Out, Ws};
 use serde_json::Value;
-use std::process::Command;
-
-fn git(ws: &Ws, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(args)
-        .current_dir(ws.dir.path())
-        .output()
-        .expect("git");
-    assert!(
-        o.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).trim().to_string()
-}
 
 /// A mock workspace in a git repository with one commit; returns it and the commit.
 fn repo() -> (Ws, String) {
     let ws = Ws::mock();
-    git(&ws, &["init", "-q"]);
-    git(&ws, &["add", "."]);
-    git(&ws, &["commit", "-q", "-m", "first"]);
-    let head = git(&ws, &["rev-parse", "HEAD"]);
+    git(ws.dir.path(), &["init", "-q"]);
+    git(ws.dir.path(), &["add", "."]);
+    git(ws.dir.path(), &["commit", "-q", "-m", "first"]);
+    let head = git(ws.dir.path(), &["rev-parse", "HEAD"]);
     (ws, head)
 }
 
@@ -113,8 +97,8 @@ fn first_night_clean_night_and_regression() {
 
     // A later commit makes msm_l 20% slower: exit 1 and the bisect steps.
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 1; }\n").unwrap();
-    git(&ws, &["commit", "-q", "-am", "slower"]);
-    let second = git(&ws, &["rev-parse", "HEAD"]);
+    git(ws.dir.path(), &["commit", "-q", "-am", "slower"]);
+    let second = git(ws.dir.path(), &["rev-parse", "HEAD"]);
     let o = night(&ws, "n3", SLOW, &[]);
     assert_eq!(o.code, 1, "{}", o.all());
     let n3 = json(&ws, "n3/nightly.json");

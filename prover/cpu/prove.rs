@@ -5,7 +5,7 @@
 //! the B_G2 MSMs run concurrently with the G1 work; without it they run
 //! after it.
 
-use super::msm::{msm_g1, msm_g2, scalar_bytes, Spread};
+use super::msm::{msm_g1, msm_g1_spread, msm_g2_spread, scalar_bytes, Spread};
 use super::ntt::Domain;
 use super::split::split_sum;
 use crate::error::ProverError;
@@ -53,7 +53,7 @@ fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Proje
     rec.time("msm_b_g2", || {
         splits
             .iter()
-            .map(|sp| split_sum(&p.b_g2, &sp.b, Spread::Shared, msm_g2))
+            .map(|sp| split_sum(&p.b_g2, &sp.b, Spread::Shared, msm_g2_spread))
             .collect()
     })
 }
@@ -73,19 +73,19 @@ fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Doma
         crate::selftest::slow_l_msm();
         splits
             .iter()
-            .map(|sp| split_sum(&p.l, &sp.l, Spread::Shared, msm_g1))
+            .map(|sp| split_sum(&p.l, &sp.l, Spread::Shared, msm_g1_spread))
             .collect()
     });
     let a: Vec<G1Projective> = rec.time("msm_a", || {
         splits
             .iter()
-            .map(|sp| split_sum(&p.a, &sp.a, Spread::Shared, msm_g1))
+            .map(|sp| split_sum(&p.a, &sp.a, Spread::Shared, msm_g1_spread))
             .collect()
     });
     let b: Vec<G1Projective> = rec.time("msm_b_g1", || {
         splits
             .iter()
-            .map(|sp| split_sum(&p.b_g1, &sp.b, Spread::Shared, msm_g1))
+            .map(|sp| split_sum(&p.b_g1, &sp.b, Spread::Shared, msm_g1_spread))
             .collect()
     });
     h.into_iter()

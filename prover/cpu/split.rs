@@ -5,7 +5,7 @@
 //! 25,409 ones and 4,653 others of 57,868 aux values), so the tail is small.
 //! The GPU backend splits the same way (`gpu::prep::Split`).
 
-use super::msm::{msm_g1, msm_g2, scalar_bytes, Spread};
+use super::msm::{msm_g1_spread, msm_g2_spread, scalar_bytes, Spread};
 use crate::gpu::prep::Split;
 use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use group::Group;
@@ -13,8 +13,8 @@ use rayon::prelude::*;
 use std::ops::Add;
 
 /// sum over `split` of scalar * point, with `msm` doing the tail; `spread`
-/// sets how finely the ones sum is cut (the tail's cut is `msm`'s).
-pub fn split_sum<A, P>(points: &[A], split: &Split, spread: Spread, msm: impl Fn(&[A], &[[u8; 32]]) -> P) -> P
+/// sets how finely both the ones sum and the tail's MSM are cut.
+pub fn split_sum<A, P>(points: &[A], split: &Split, spread: Spread, msm: impl Fn(&[A], &[[u8; 32]], Spread) -> P) -> P
 where
     A: Copy + Send + Sync,
     P: Group + Add<A, Output = P> + Send,
@@ -25,24 +25,25 @@ where
         .map(|c| c.iter().fold(P::identity(), |acc, i| acc + points[*i as usize]))
         .reduce(P::identity, |a, b| a + b);
     let tail_pts: Vec<A> = split.tail_idx.par_iter().map(|i| points[*i as usize]).collect();
-    ones + msm(&tail_pts, &scalar_bytes(&split.tail))
+    ones + msm(&tail_pts, &scalar_bytes(&split.tail), spread)
 }
 
 /// sum_i scalars[i] * points[i] in G1, split by value (lengths must match).
 pub fn split_msm_g1(points: &[G1Affine], scalars: &[Fr]) -> G1Projective {
     assert_eq!(points.len(), scalars.len(), "G1 MSM length mismatch");
-    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g1)
+    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g1_spread)
 }
 
 /// sum_i scalars[i] * points[i] in G2, split by value (lengths must match).
 pub fn split_msm_g2(points: &[G2Affine], scalars: &[Fr]) -> G2Projective {
     assert_eq!(points.len(), scalars.len(), "G2 MSM length mismatch");
-    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g2)
+    split_sum(points, &Split::of(scalars), Spread::Shared, msm_g2_spread)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::msm::msm_g1;
     use ff::Field;
     use group::{prime::PrimeCurveAffine, Curve};
     use rand_chacha::ChaCha8Rng;
@@ -81,11 +82,7 @@ mod tests {
         let g1: Vec<G1Affine> = (0..5000).map(|_| G1Projective::random(&mut rng).to_affine()).collect();
         let sc = witness_like(5000, &mut rng);
         let split = Split::of(&sc);
-        let wide = pool.install(|| {
-            split_sum(&g1, &split, Spread::Wide, |p, s| {
-                crate::cpu::msm::msm_g1_spread(p, s, Spread::Wide)
-            })
-        });
+        let wide = pool.install(|| split_sum(&g1, &split, Spread::Wide, msm_g1_spread));
         assert_eq!(wide, msm_g1(&g1, &scalar_bytes(&sc)));
         assert_eq!(Spread::for_partitions(1), Spread::Wide);
         assert_eq!(Spread::for_partitions(10), Spread::Shared);

@@ -87,7 +87,7 @@ fn g1_gpu(
 fn b_g2_one(p: &Params, sp: &CircuitSplits, part: usize, spread: Spread, rec: &Recorder) -> G2Projective {
     let start = Instant::now();
     // B_G2 on the CPU: ones summed, the tail by blst's Pippenger.
-    let r = split_sum(&p.b_g2, &sp.b, spread, |pts, sc| msm_g2_spread(pts, sc, spread));
+    let r = split_sum(&p.b_g2, &sp.b, spread, msm_g2_spread);
     let mut extra = serde_json::Map::new();
     extra.insert("partition".into(), part.into());
     extra.insert("ones".into(), sp.b.ones.len().into());

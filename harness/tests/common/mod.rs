@@ -174,3 +174,19 @@ pub fn assert_error(o: &Out, needles: &[&str]) {
         assert!(o.all().contains(n), "message lacks `{n}`:\n{}", o.all());
     }
 }
+
+/// `git -C dir ARGS` with a fixed identity; panics with git's stderr on failure.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-C"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
