@@ -41,21 +41,11 @@ pub fn find_nvcc() -> Result<PathBuf, String> {
     on_path("nvcc").ok_or_else(|| format!("the `cuda` feature needs nvcc, which was not found; {INSTALL_HINT}"))
 }
 
-/// `CUDA_ARCHS` ("sm_90" by default; comma-separated list of sm_XY), normalized.
+/// `CUDA_ARCHS` (default `sm_90`), normalized by the rule the harness also
+/// uses for the fingerprint it expects (`phaseline_fingerprint::cuda_archs`).
 pub fn archs() -> Result<Vec<String>, String> {
-    let raw = env::var("CUDA_ARCHS").unwrap_or_else(|_| "sm_90".into());
-    let mut out = Vec::new();
-    for a in raw.split(',').map(str::trim).filter(|a| !a.is_empty()) {
-        let digits = a.strip_prefix("sm_").unwrap_or("");
-        if digits.len() < 2 || !digits.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(format!("CUDA_ARCHS entry `{a}` is not of the form sm_90"));
-        }
-        out.push(a.to_string());
-    }
-    if out.is_empty() {
-        return Err("CUDA_ARCHS is empty".into());
-    }
-    Ok(out)
+    let raw = env::var(phaseline_fingerprint::CUDA_ARCHS_ENV).ok();
+    phaseline_fingerprint::cuda_archs(raw.as_deref()).map_err(|e| format!("CUDA_ARCHS: {e}"))
 }
 
 fn dep_dir(var: &str) -> Result<PathBuf, String> {

@@ -49,6 +49,36 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
+/// The CUDA architectures a `cuda` build compiles machine code for when
+/// nothing else is asked (Hopper: H100, H200).
+pub const DEFAULT_CUDA_ARCHS: &str = "sm_90";
+
+/// Environment variable the prover's build script reads the architectures from.
+pub const CUDA_ARCHS_ENV: &str = "CUDA_ARCHS";
+
+/// The CUDA architectures a build uses, normalized (`sm_90,sm_100`): the one
+/// rule shared by the build script and the harness, so the fingerprint the
+/// harness expects is the one the build embeds. `requested` is the setting
+/// (`CUDA_ARCHS`, or the harness config); empty or absent means the default.
+pub fn cuda_archs(requested: Option<&str>) -> Result<Vec<String>, String> {
+    let raw = requested
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .unwrap_or(DEFAULT_CUDA_ARCHS);
+    let mut out = Vec::new();
+    for a in raw.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+        let digits = a.strip_prefix("sm_").unwrap_or("");
+        if digits.len() < 2 || !digits.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(format!("CUDA architecture `{a}` is not of the form sm_90"));
+        }
+        out.push(a.to_string());
+    }
+    if out.is_empty() {
+        return Err(format!("no CUDA architecture in `{raw}`"));
+    }
+    Ok(out)
+}
+
 /// Inputs of a fingerprint besides the sources.
 #[derive(Debug, Clone, Default)]
 pub struct BuildKey {
@@ -109,6 +139,16 @@ mod tests {
         };
         assert_ne!(f2, fingerprint(&dir, &k2).unwrap());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn cuda_archs_default_and_normalize() {
+        assert_eq!(cuda_archs(None).unwrap(), vec!["sm_90"]);
+        assert_eq!(cuda_archs(Some("")).unwrap(), vec!["sm_90"]);
+        assert_eq!(cuda_archs(Some("  ")).unwrap(), vec!["sm_90"]);
+        assert_eq!(cuda_archs(Some(" sm_90 , sm_100a,")).unwrap(), vec!["sm_90", "sm_100a"]);
+        assert!(cuda_archs(Some("compute_80")).unwrap_err().contains("compute_80"));
+        assert!(cuda_archs(Some(",")).is_err());
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub struct RunnerInfo {
     pub profile: String,
     #[serde(default)]
     pub git_commit: String,
+    /// CUDA architectures the runner was compiled for (empty without `cuda`).
+    #[serde(default)]
+    pub cuda_archs: String,
 }
 
 /// Where and how runners are built.
@@ -37,6 +40,8 @@ pub struct BuildSettings {
     pub profile: String,
     pub target_dir: PathBuf,
     pub cache_dir: PathBuf,
+    /// `[build] cuda_archs`; empty means `CUDA_ARCHS` from the environment,
+    /// else the build script's default (see [`BuildSettings::cuda_archs`]).
     pub cuda_archs: String,
     /// Use this binary for every variant instead of building.
     pub runner_override: Option<PathBuf>,
@@ -85,13 +90,28 @@ impl BuildSettings {
         }
     }
 
+    /// The CUDA architectures a `cuda` runner is built for: the config's
+    /// setting, else `CUDA_ARCHS`, else the build's default, resolved by the
+    /// rule the build script uses. The harness hands the result to cargo as
+    /// `CUDA_ARCHS`, so what it fingerprints is what the build compiles.
+    pub fn cuda_archs(&self) -> Result<String, HarnessError> {
+        let env = std::env::var(phaseline_fingerprint::CUDA_ARCHS_ENV).ok();
+        let requested = if self.cuda_archs.trim().is_empty() {
+            env.as_deref()
+        } else {
+            Some(self.cuda_archs.as_str())
+        };
+        phaseline_fingerprint::cuda_archs(requested)
+            .map(|a| a.join(","))
+            .map_err(|e| HarnessError::Invalid(format!("[build] cuda_archs / CUDA_ARCHS: {e}")))
+    }
+
     /// The fingerprint a runner of `v` built from the checkout now would embed.
     pub fn expected_fingerprint(&self, v: &Variant) -> Result<String, HarnessError> {
-        let cuda = v.features.iter().any(|f| f == "cuda");
         let key = BuildKey {
             features: v.features.clone(),
             profile: self.profile_seen().into(),
-            cuda_archs: if cuda { self.cuda_archs.clone() } else { String::new() },
+            cuda_archs: if v.is_cuda() { self.cuda_archs()? } else { String::new() },
         };
         fingerprint(&self.root, &key)
             .map_err(|e| HarnessError::io(format!("fingerprint of the sources in {}", self.root.display()), e))
@@ -147,9 +167,15 @@ pub fn verify(bin: &Path, v: &Variant, expected_fp: Option<&str>) -> Result<Runn
     }
     if let Some(fp) = expected_fp {
         if info.fingerprint != fp {
+            let archs = if info.cuda_archs.is_empty() {
+                String::new()
+            } else {
+                format!("; it was compiled for CUDA {}", info.cuda_archs)
+            };
             return Err(HarnessError::Invalid(format!(
                 "runner {} has fingerprint {} but the checkout builds variant `{}` as {fp}: \
-                 it is stale or foreign (built from other sources, features or profile); refusing it",
+                 it is stale or foreign (built from other sources, features, profile or CUDA \
+                 architectures{archs}); refusing it",
                 bin.display(),
                 info.fingerprint,
                 v.name
@@ -172,6 +198,9 @@ fn cargo_build(s: &BuildSettings, v: &Variant) -> Result<PathBuf, HarnessError> 
     cmd.args(["-p", RUNNER, "--bin", RUNNER, "--no-default-features"]);
     if !v.features.is_empty() {
         cmd.args(["--features", &v.feature_list()]);
+    }
+    if v.is_cuda() {
+        cmd.env(phaseline_fingerprint::CUDA_ARCHS_ENV, s.cuda_archs()?);
     }
     cmd.arg("--target-dir")
         .arg(&s.target_dir)

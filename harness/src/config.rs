@@ -127,7 +127,9 @@ pub struct Build {
     /// Runner cache: `<cache_dir>/<fingerprint>/phaseline-prover`.
     #[serde(default = "default_cache")]
     pub cache_dir: String,
-    /// CUDA architectures, part of the fingerprint when the `cuda` feature is on.
+    /// CUDA architectures of `cuda` runners (`sm_90,sm_100`), handed to the
+    /// build as `CUDA_ARCHS` and part of the fingerprint; empty: `CUDA_ARCHS`
+    /// from the environment, else the build's default (`sm_90`).
     #[serde(default)]
     pub cuda_archs: String,
 }
@@ -185,6 +187,14 @@ pub struct Nightly {
     pub variants: Vec<String>,
     #[serde(default = "nightly_baseline")]
     pub baseline: String,
+    /// Wall-clock budget of a night, in seconds: undecided rows get more
+    /// interleaved repetitions, in rounds, while the next round fits in it.
+    #[serde(default = "nightly_budget")]
+    pub budget_s: f64,
+}
+
+fn nightly_budget() -> f64 {
+    300.0
 }
 
 fn nightly_suites() -> Vec<String> {
@@ -203,6 +213,7 @@ impl Default for Nightly {
             suites: nightly_suites(),
             variants: nightly_variants(),
             baseline: nightly_baseline(),
+            budget_s: nightly_budget(),
         }
     }
 }

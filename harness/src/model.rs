@@ -32,6 +32,11 @@ impl Variant {
         }
     }
 
+    /// Whether the runner is built with the GPU backend.
+    pub fn is_cuda(&self) -> bool {
+        self.features.iter().any(|f| f == "cuda")
+    }
+
     /// Comma-joined features (`""` for none): the cargo `--features` value.
     pub fn feature_list(&self) -> String {
         self.features.join(",")
@@ -226,6 +231,20 @@ impl Run {
 
     pub fn variant_names(&self) -> Vec<String> {
         self.variants.iter().map(|v| v.variant.name.clone()).collect()
+    }
+
+    /// This run with only the variants `keep` accepts (their runners and samples).
+    pub fn only_variants(&self, keep: impl Fn(&str) -> bool) -> Run {
+        Run {
+            variants: self
+                .variants
+                .iter()
+                .filter(|v| keep(&v.variant.name))
+                .cloned()
+                .collect(),
+            samples: self.samples.iter().filter(|s| keep(&s.variant)).cloned().collect(),
+            ..self.clone()
+        }
     }
 }
 

@@ -30,6 +30,19 @@ pub struct MeasureSpec {
     pub progress: progress::Mode,
     /// Extra provenance settings (config path, ...).
     pub settings: BTreeMap<String, String>,
+    /// Variants (by name) whose runner is given instead of built from the
+    /// checkout: a nightly's reference runners.
+    pub prebuilt: BTreeMap<String, Prebuilt>,
+}
+
+/// A runner that is not built from the checkout: checked by `info --json`
+/// against its own fingerprint, before the run and before every use.
+#[derive(Clone, Debug)]
+pub struct Prebuilt {
+    pub binary: PathBuf,
+    pub fingerprint: String,
+    /// Where it came from, for the run's provenance.
+    pub origin: String,
 }
 
 /// One child process to run.
@@ -43,6 +56,9 @@ struct Task {
     warmup: bool,
     /// Block mode: one child runs every warm-up and repetition.
     block: bool,
+    /// Block mode: the child's warm-ups and measured repetitions.
+    block_warmup: usize,
+    block_reps: usize,
 }
 
 fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
@@ -70,29 +86,48 @@ fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
     out
 }
 
+/// The tasks of `reps` measured repetitions (and `warmup` warm-ups) of the
+/// variants `vs` on case `ci`, repetition numbers starting at `first_rep`.
+fn case_tasks(
+    ci: usize,
+    si: usize,
+    s: &Suite,
+    vs: &[usize],
+    first_rep: usize,
+    warmup: usize,
+    reps: usize,
+) -> Vec<Task> {
+    let task = |variant, rep, warm, block| Task {
+        case: ci,
+        suite: si,
+        variant,
+        rep,
+        warmup: warm,
+        block,
+        block_warmup: warmup,
+        block_reps: reps,
+    };
+    let mut t = Vec::new();
+    match s.interleave {
+        Interleave::Block => t.extend(vs.iter().map(|&v| task(v, first_rep, false, true))),
+        Interleave::Alternate => {
+            for w in 0..warmup {
+                t.extend(vs.iter().map(|&v| task(v, w, true, false)));
+            }
+            for r in first_rep..first_rep + reps {
+                t.extend(vs.iter().map(|&v| task(v, r, false, false)));
+            }
+        }
+    }
+    t
+}
+
 fn schedule(cases: &[(Case, usize)], suites: &[(String, Suite)], nv: usize) -> Vec<Task> {
+    let all: Vec<usize> = (0..nv).collect();
     let mut t = Vec::new();
     for (ci, (_, si)) in cases.iter().enumerate() {
         let s = &suites[*si].1;
-        let task = |variant, rep, warmup, block| Task {
-            case: ci,
-            suite: *si,
-            variant,
-            rep,
-            warmup,
-            block,
-        };
-        match s.interleave {
-            Interleave::Block => t.extend((0..nv).map(|v| task(v, 0, false, true))),
-            Interleave::Alternate => {
-                for w in 0..s.warmup {
-                    t.extend((0..nv).map(|v| task(v, w, true, false)));
-                }
-                for r in 0..s.reps {
-                    t.extend((0..nv).map(|v| task(v, r, false, false)));
-                }
-            }
-        }
+        t.extend(case_tasks(ci, *si, s, &all, 0, s.warmup, s.reps));
     }
     t
 }
@@ -134,7 +169,7 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
 
 fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, json: &std::path::Path) -> Vec<OsString> {
     let (reps, warmup, seed) = if t.block {
-        (s.reps, s.warmup, 1)
+        (t.block_reps, t.block_warmup, 1 + t.rep as u64)
     } else {
         // Same witness for every variant at one repetition, a new one per repetition.
         (1, s.inner_warmup, 1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 })
@@ -191,7 +226,7 @@ fn run_task(
 ) -> Result<Vec<Sample>, HarnessError> {
     let s = &spec.suites[t.suite].1;
     let json = tmp.join(format!("rec-{}.jsonl", *order));
-    let n_children = if t.block { s.reps + s.warmup } else { 1 };
+    let n_children = if t.block { t.block_reps + t.block_warmup } else { 1 };
     // Records the child writes: in alternate mode its in-process warm-ups come first.
     let n_records = if t.block { n_children } else { 1 + s.inner_warmup };
     let timeout = Duration::from_secs_f64(s.timeout_s * n_records as f64);
@@ -209,8 +244,8 @@ fn run_task(
         let mut v = Vec::new();
         if t.block {
             for i in 0..n_children {
-                let warm = i < s.warmup;
-                let rep = if warm { i } else { i - s.warmup };
+                let warm = i < t.block_warmup;
+                let rep = if warm { i } else { t.rep + i - t.block_warmup };
                 v.push(record::failed(name, case, rep, *order, warm, o.wall_ms, why.clone()));
                 *order += 1;
             }
@@ -260,7 +295,7 @@ fn run_task(
         let warm = if t.block { r.warmup } else { t.warmup };
         let rep = if t.block && !warm {
             measured += 1;
-            measured - 1
+            t.rep + measured - 1
         } else if t.block {
             i
         } else {
@@ -290,98 +325,229 @@ fn run_task(
     Ok(out)
 }
 
+/// Prepares one variant's runner: a given (prebuilt) one, checked against
+/// its own fingerprint, or one built from the checkout.
+fn prepare_variant(spec: &MeasureSpec, v: &Variant, say: &mut dyn FnMut(String)) -> Result<BuiltVariant, HarnessError> {
+    match spec.prebuilt.get(&v.name) {
+        Some(p) => {
+            builder::verify(&p.binary, v, Some(&p.fingerprint))?;
+            say(format!("variant `{}`: {} ({})", v.name, p.origin, p.fingerprint));
+            Ok(BuiltVariant {
+                variant: v.clone(),
+                fingerprint: p.fingerprint.clone(),
+                binary: p.binary.display().to_string(),
+                cached: true,
+            })
+        }
+        None => builder::prepare(&spec.build, v, say),
+    }
+}
+
+/// A measurement in progress: runners prepared and checked, parameters made,
+/// samples gathered so far. [`Session::measure_all`] runs the suites' schedule;
+/// [`Session::more`] adds interleaved repetitions of some variants on one case
+/// (a nightly settling its undecided rows); [`Session::run`] is the run so far.
+pub struct Session<'a> {
+    spec: &'a MeasureSpec,
+    built: Vec<BuiltVariant>,
+    cases: Vec<(Case, usize)>,
+    tmp: tempfile::TempDir,
+    order: usize,
+    /// Measured repetitions so far per (variant, case) index.
+    done: BTreeMap<(usize, usize), usize>,
+    samples: Vec<Sample>,
+    prov: crate::model::Provenance,
+    testbed: crate::model::Testbed,
+}
+
+impl<'a> Session<'a> {
+    /// Builds (or reuses) each variant's runner, checks it and makes the parameters.
+    pub fn start(spec: &'a MeasureSpec) -> Result<Session<'a>, HarnessError> {
+        let prov = crate::provenance::collect(&spec.build.root);
+        let testbed = crate::testbed::detect();
+        let mut quiet_say = |m: String| {
+            if spec.progress != progress::Mode::Quiet {
+                eprintln!("{m}");
+            }
+        };
+        let mut built = Vec::new();
+        let mut failed = Vec::new();
+        for v in &spec.variants {
+            match prepare_variant(spec, v, &mut quiet_say) {
+                Ok(b) => built.push(b),
+                Err(e) => failed.push(format!("variant `{}`: {e}", v.name)),
+            }
+        }
+        if !failed.is_empty() {
+            return Err(HarnessError::Invalid(format!(
+                "{} of {} variants could not be prepared:\n{}",
+                failed.len(),
+                spec.variants.len(),
+                failed.join("\n")
+            )));
+        }
+        let cases = cases_of(&spec.suites);
+        // Parameters come from a runner built from the checkout when there is one.
+        let maker = built
+            .iter()
+            .find(|b| !spec.prebuilt.contains_key(&b.variant.name))
+            .unwrap_or(&built[0]);
+        setup_params(spec, maker, &cases)?;
+        let session = Session {
+            spec,
+            built,
+            cases,
+            tmp: tempfile::Builder::new()
+                .prefix("phaseline-run-")
+                .tempdir()
+                .map_err(|e| HarnessError::io("temporary directory", e))?,
+            order: 0,
+            done: BTreeMap::new(),
+            samples: Vec::new(),
+            prov,
+            testbed,
+        };
+        session.recheck()?;
+        Ok(session)
+    }
+
+    /// Checks every runner again right before it runs (the cache may have changed).
+    fn recheck(&self) -> Result<(), HarnessError> {
+        for b in &self.built {
+            match self.spec.prebuilt.get(&b.variant.name) {
+                Some(p) => builder::verify(&p.binary, &b.variant, Some(&p.fingerprint)).map(|_| ())?,
+                None => builder::recheck(&self.spec.build, b)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the suites' schedule: every case, warm-ups and repetitions, interleaved.
+    pub fn measure_all(&mut self) -> Result<(), HarnessError> {
+        let tasks = schedule(&self.cases, &self.spec.suites, self.built.len());
+        self.run_tasks(&tasks)
+    }
+
+    /// Cases of this measurement.
+    pub fn cases(&self) -> Vec<Case> {
+        self.cases.iter().map(|c| c.0.clone()).collect()
+    }
+
+    /// `reps` more measured repetitions of `variants` (by name) on `case`,
+    /// interleaved as the case's suite says, with new witnesses (repetition
+    /// numbers continue). No warm-up: the processes are as warm as before.
+    pub fn more(&mut self, variants: &[String], case: &Case, reps: usize) -> Result<(), HarnessError> {
+        let ci = self
+            .cases
+            .iter()
+            .position(|(c, _)| c == case)
+            .ok_or_else(|| HarnessError::Invalid(format!("case {} is not in this measurement", case.label())))?;
+        let mut vs = Vec::new();
+        for name in variants {
+            let vi = self
+                .built
+                .iter()
+                .position(|b| &b.variant.name == name)
+                .ok_or_else(|| HarnessError::Invalid(format!("variant `{name}` is not in this measurement")))?;
+            vs.push(vi);
+        }
+        let first = vs
+            .iter()
+            .map(|&v| self.done.get(&(v, ci)).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        let si = self.cases[ci].1;
+        let s = &self.spec.suites[si].1;
+        let tasks = case_tasks(ci, si, s, &vs, first, 0, reps);
+        self.recheck()?;
+        self.run_tasks(&tasks)
+    }
+
+    fn run_tasks(&mut self, tasks: &[Task]) -> Result<(), HarnessError> {
+        let mut bar = Progress::new(tasks.len(), self.spec.progress);
+        for t in tasks {
+            let case = &self.cases[t.case].0;
+            let bv = &self.built[t.variant];
+            let what = format!(
+                "{} · {} · {}",
+                case.label(),
+                bv.variant.name,
+                if t.block {
+                    "all reps".to_string()
+                } else if t.warmup {
+                    format!("warm-up {}", t.rep + 1)
+                } else {
+                    format!("rep {}", t.rep + 1)
+                }
+            );
+            bar.start(&what);
+            let got = run_task(self.spec, t, case, bv, self.tmp.path(), &mut self.order)?;
+            let result = match got.iter().find(|s| !s.ok) {
+                Some(f) => format!("FAILED: {}", f.error.clone().unwrap_or_default()),
+                None => got
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{:.1} ms",
+                            s.phases.get(crate::model::TOTAL).copied().unwrap_or(s.wall_ms)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            bar.done(&what, &result);
+            let measured = got.iter().filter(|s| !s.warmup).count();
+            *self.done.entry((t.variant, t.case)).or_insert(0) += measured;
+            self.samples.extend(got);
+        }
+        bar.finish();
+        Ok(())
+    }
+
+    /// The run as measured so far.
+    pub fn run(&self) -> Run {
+        let spec = self.spec;
+        let mut prov = self.prov.clone();
+        let mut settings = spec.settings.clone();
+        for (name, s) in &spec.suites {
+            settings.insert(format!("suite.{name}.interleave"), s.interleave.name().into());
+            settings.insert(format!("suite.{name}.timeout_s"), s.timeout_s.to_string());
+            settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
+            settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
+            settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
+        }
+        settings.extend(spec.build.describe());
+        settings.insert("params_dir".into(), spec.params_dir.display().to_string());
+        if !spec.inject_delay.is_empty() {
+            settings.insert("inject_delay (self-test)".into(), spec.inject_delay.join(" "));
+        }
+        if let Some(d) = spec.sample_every {
+            settings.insert("memory_sample_ms".into(), d.as_millis().to_string());
+        }
+        for (name, p) in &spec.prebuilt {
+            settings.insert(
+                format!("runner.{name}"),
+                format!("{} ({})", p.origin, p.binary.display()),
+            );
+        }
+        prov.settings = settings;
+        prov.finished_utc = crate::provenance::now_utc();
+        let id = format!("{}-{}", prov.started_utc.replace(['-', ':'], ""), self.testbed.key);
+        Run {
+            schema_version: RUN_SCHEMA_VERSION,
+            id,
+            testbed: self.testbed.clone(),
+            provenance: prov,
+            variants: self.built.clone(),
+            cases: self.cases(),
+            samples: self.samples.clone(),
+        }
+    }
+}
+
 /// Builds (or reuses) each variant's runner and measures every case.
 pub fn measure(spec: &MeasureSpec) -> Result<Run, HarnessError> {
-    let mut prov = crate::provenance::collect(&spec.build.root);
-    let testbed = crate::testbed::detect();
-    let mut quiet_say = |m: String| {
-        if spec.progress != progress::Mode::Quiet {
-            eprintln!("{m}");
-        }
-    };
-    let (built, failed) = builder::prepare_all(&spec.build, &spec.variants, &mut quiet_say);
-    if !failed.is_empty() {
-        let msg: Vec<String> = failed.iter().map(|(v, e)| format!("variant `{v}`: {e}")).collect();
-        return Err(HarnessError::Invalid(format!(
-            "{} of {} variants could not be prepared:\n{}",
-            failed.len(),
-            spec.variants.len(),
-            msg.join("\n")
-        )));
-    }
-    let cases = cases_of(&spec.suites);
-    setup_params(spec, &built[0], &cases)?;
-    for b in &built {
-        builder::recheck(&spec.build, b)?;
-    }
-    let tasks = schedule(&cases, &spec.suites, built.len());
-    let tmp = tempfile::Builder::new()
-        .prefix("phaseline-run-")
-        .tempdir()
-        .map_err(|e| HarnessError::io("temporary directory", e))?;
-    let mut bar = Progress::new(tasks.len(), spec.progress);
-    let mut samples = Vec::new();
-    let mut order = 0;
-    for t in &tasks {
-        let case = &cases[t.case].0;
-        let bv = &built[t.variant];
-        let what = format!(
-            "{} · {} · {}",
-            case.label(),
-            bv.variant.name,
-            if t.block {
-                "all reps".to_string()
-            } else if t.warmup {
-                format!("warm-up {}", t.rep + 1)
-            } else {
-                format!("rep {}", t.rep + 1)
-            }
-        );
-        bar.start(&what);
-        let got = run_task(spec, t, case, bv, tmp.path(), &mut order)?;
-        let result = match got.iter().find(|s| !s.ok) {
-            Some(f) => format!("FAILED: {}", f.error.clone().unwrap_or_default()),
-            None => got
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{:.1} ms",
-                        s.phases.get(crate::model::TOTAL).copied().unwrap_or(s.wall_ms)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        bar.done(&what, &result);
-        samples.extend(got);
-    }
-    bar.finish();
-    let mut settings = spec.settings.clone();
-    for (name, s) in &spec.suites {
-        settings.insert(format!("suite.{name}.interleave"), s.interleave.name().into());
-        settings.insert(format!("suite.{name}.timeout_s"), s.timeout_s.to_string());
-        settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
-        settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
-        settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
-    }
-    settings.extend(spec.build.describe());
-    settings.insert("params_dir".into(), spec.params_dir.display().to_string());
-    if !spec.inject_delay.is_empty() {
-        settings.insert("inject_delay (self-test)".into(), spec.inject_delay.join(" "));
-    }
-    if let Some(d) = spec.sample_every {
-        settings.insert("memory_sample_ms".into(), d.as_millis().to_string());
-    }
-    prov.settings = settings;
-    prov.finished_utc = crate::provenance::now_utc();
-    let id = format!("{}-{}", prov.started_utc.replace(['-', ':'], ""), testbed.key);
-    Ok(Run {
-        schema_version: RUN_SCHEMA_VERSION,
-        id,
-        testbed,
-        provenance: prov,
-        variants: built,
-        cases: cases.into_iter().map(|c| c.0).collect(),
-        samples,
-    })
+    let mut session = Session::start(spec)?;
+    session.measure_all()?;
+    Ok(session.run())
 }

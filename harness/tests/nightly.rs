@@ -17,10 +17,23 @@ fn repo() -> (Ws, String) {
     (ws, head)
 }
 
-/// One night into `out` with the mock following `spec` (JSON).
+/// One night into `out` with the mock following `spec` (JSON). The mock
+/// override is one runner for every night, and a change of its spec stands
+/// for a change of the code, so these nights judge against the baseline's
+/// stored samples (`--stored-reference`); `nightly_reference.rs` tests the
+/// same-sitting reference with runners in the cache.
 fn night(ws: &Ws, out: &str, spec: &str, extra: &[&str]) -> Out {
     let spec = ws.spec(&format!("{out}.spec.json"), spec);
-    let mut args = vec!["nightly", "--reps", "8", "--progress", "lines", "--out", out];
+    let mut args = vec![
+        "nightly",
+        "--reps",
+        "8",
+        "--progress",
+        "lines",
+        "--stored-reference",
+        "--out",
+        out,
+    ];
     args.extend_from_slice(extra);
     ws.run(&args, Some(&spec))
 }

@@ -96,8 +96,15 @@ struct Spec {
     cold_factor: Option<f64>,
 }
 
+/// The spec named by `PHASELINE_MOCK_SPEC`, else `mock-spec.json` beside this
+/// binary (so two copies of the mock in a runner cache can be two different
+/// runners, e.g. a night's reference and candidate), else the defaults.
 fn spec() -> Spec {
-    match std::env::var_os("PHASELINE_MOCK_SPEC") {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|d| d.join("mock-spec.json")))
+        .filter(|p| p.is_file());
+    match std::env::var_os("PHASELINE_MOCK_SPEC").map(PathBuf::from).or(beside) {
         None => Spec::default(),
         Some(p) => {
             let text = std::fs::read_to_string(&p).unwrap_or_else(|e| fail(&format!("cannot read spec: {e}")));

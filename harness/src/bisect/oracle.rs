@@ -213,6 +213,7 @@ impl Measurer for PairMeasurer {
                     sample_every: None,
                     progress: progress::Mode::Quiet,
                     settings: BTreeMap::from([("command".to_string(), "bisect oracle".to_string())]),
+                    prebuilt: Default::default(),
                 };
                 let run = measure(&spec)?;
                 let rep = next_rep.entry(v.name.clone()).or_default();

@@ -64,6 +64,7 @@ impl Measurer for RunnerMeasurer {
             sample_every: None,
             progress: progress::Mode::Lines,
             settings: self.settings.clone(),
+            prebuilt: Default::default(),
         };
         measure(&spec)
     }

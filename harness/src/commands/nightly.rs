@@ -12,6 +12,9 @@ use crate::error::{ExitCode, HarnessError};
 use crate::fsutil::{write_atomic, write_json};
 use crate::model::{Baseline, Comparison, Run};
 use crate::output::Format;
+use crate::reference::{self, RefChoice};
+use crate::runner::Session;
+use crate::settle::{self, SettleReport};
 use clap::Args;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,6 +49,14 @@ pub struct NightlyArgs {
     /// Progress display: auto, lines, quiet.
     #[arg(long, default_value = "auto")]
     pub progress: String,
+    /// Time the night may spend measuring, settling undecided rows with more
+    /// interleaved repetitions (e.g. `3m`, `90s`; default: `[nightly] budget_s`).
+    #[arg(long, value_name = "DURATION")]
+    pub budget: Option<String>,
+    /// Judge against the baseline's stored samples even where its runner could
+    /// be measured tonight (the same-sitting reference is the default).
+    #[arg(long)]
+    pub stored_reference: bool,
 }
 
 /// The stored baseline a night was judged against.
@@ -84,6 +95,10 @@ struct Summary {
     message: String,
     regressions: Vec<Regressed>,
     next_steps: Vec<String>,
+    /// What each variant was judged against (empty on a first night).
+    reference: Vec<RefChoice>,
+    /// Rounds of extra repetitions and the rows still undecided.
+    settle: Option<SettleReport>,
     paths: Paths,
 }
 
@@ -96,6 +111,11 @@ fn refuse(msg: impl Into<String>) -> HarnessError {
     HarnessError::Invalid(msg.into())
 }
 
+/// Tonight's own variants: a stored baseline never holds reference runners' samples.
+fn tonight_only(run: &Run) -> Run {
+    run.only_variants(|n| !reference::is_ref(n))
+}
+
 /// Keeps `old` as `<name>-prev`, then stores `run` as baseline `name`; both writes atomic.
 fn promote(dir: &Path, name: &str, old: &Baseline, run: &Run, run_dir: &Path) -> Result<PathBuf, HarnessError> {
     let prev_name = format!("{name}-prev");
@@ -103,7 +123,7 @@ fn promote(dir: &Path, name: &str, old: &Baseline, run: &Run, run_dir: &Path) ->
     prev.name = prev_name.clone();
     let prev_file = crate::baseline::path(dir, &old.run.testbed.key, &prev_name);
     write_json(&prev_file, &prev)?;
-    crate::baseline::save(dir, name, run, run_dir, true)?;
+    crate::baseline::save(dir, name, &tonight_only(run), run_dir, true)?;
     Ok(prev_file)
 }
 
@@ -188,14 +208,53 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         Some(b) => uncovered(b, &spec)?,
         None => Vec::new(),
     };
-    let runs_dir = cfg.resolve(&cfg.runs_dir);
-    let dir_of = |id: &str| {
-        a.out
-            .clone()
-            .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
-            .join("run")
+    let budget = match &a.budget {
+        Some(b) => humantime::parse_duration(b).map_err(|e| refuse(format!("--budget `{b}`: {e} (e.g. 3m, 90s)")))?,
+        None => std::time::Duration::from_secs_f64(cfg.nightly.budget_s),
     };
-    let (run, run_dir) = super::run::measure_and_save(&spec, &ra, &dir_of)?;
+    // Tonight's reference: the baseline's runners, measured interleaved with tonight's.
+    let mut spec = spec;
+    let choices = match &stored {
+        Some(b) => {
+            let mut say = |m: String| eprintln!("{m}");
+            reference::choose(&spec.build, b, &spec.variants, !a.stored_reference, &mut say)
+        }
+        None => Vec::new(),
+    };
+    for c in &choices {
+        println!("nightly: {}", c.describe());
+        if let (Some(v), Some((name, p))) = (&c.ref_variant, c.prebuilt()) {
+            spec.variants.push(v.clone());
+            spec.prebuilt.insert(name, p);
+        }
+    }
+    let mut session = Session::start(&spec)?;
+    let started = std::time::Instant::now();
+    session.measure_all()?;
+    let (run, settled) = match &stored {
+        Some(b) if session.run().samples.iter().all(|s| s.ok) => {
+            let opts = judge_options(cfg, name.as_str(), &choices, &session.run());
+            let judge_run = |r: &Run| settle::judge(r, &b.run, &choices, &opts);
+            let round = |c: &crate::model::Case| {
+                spec.suites
+                    .iter()
+                    .find(|(n, _)| *n == c.suite)
+                    .map_or(5, |(_, s)| s.reps.max(5))
+            };
+            let (run, cmp, rep) = settle::settle(&mut session, &choices, &round, &judge_run, budget, started)?;
+            (run, Some((cmp, rep)))
+        }
+        _ => (session.run(), None),
+    };
+    let runs_dir = cfg.resolve(&cfg.runs_dir);
+    let run_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| runs_dir.join(format!("nightly-{}", run.id)))
+        .join("run");
+    crate::rundir::save_run(&run_dir, &run)?;
+    print!("{}", crate::commands::compare::summary_table(&run)?);
+    println!("run saved in {}", run_dir.display());
     let out = run_dir
         .parent()
         .map(Path::to_path_buf)
@@ -205,6 +264,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         let summary = Summary {
             baseline: baseline_info(&bfile, &name, stored.as_ref(), &run),
             message: format!("error: {e}"),
+            reference: choices.clone(),
             ..Summary::new(&run, stored.is_none(), None, ExitCode::Error, &run_dir, &out)
         };
         write_json(&out.join("nightly.json"), &summary)?;
@@ -217,8 +277,28 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         run_dir: &run_dir,
         out: &out,
         uncovered,
+        choices,
+        settled,
     };
     finish(cfg, a, night)
+}
+
+/// Comparison options of a night: the config's, labelled with what each side is.
+fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> crate::compare::CompareOptions {
+    let mut opts = super::compare::options(cfg, false);
+    let measured = choices.iter().filter(|c| c.measured()).count();
+    opts.reference_label = Some(if measured == choices.len() {
+        format!("baseline {name}'s runners, measured tonight")
+    } else if measured == 0 {
+        format!("baseline {name} (stored samples)")
+    } else {
+        format!(
+            "baseline {name} ({measured} of {} variants measured tonight)",
+            choices.len()
+        )
+    });
+    opts.candidate_label = Some(format!("run {}", run.id));
+    opts
 }
 
 /// What tonight measures that the baseline lacks (`variant NAME`, `case SUITE/CIRCUIT`):
@@ -296,6 +376,8 @@ impl Summary {
             message: String::new(),
             regressions: cmp.map(regressed).unwrap_or_default(),
             next_steps: Vec::new(),
+            reference: Vec::new(),
+            settle: None,
             paths: Paths {
                 dir: out.display().to_string(),
                 run: run_dir.display().to_string(),
@@ -316,6 +398,10 @@ struct Night<'a> {
     out: &'a Path,
     /// Tonight's variants and cases the baseline lacks.
     uncovered: Vec<String>,
+    /// What each variant is judged against.
+    choices: Vec<RefChoice>,
+    /// The settled comparison (not on a first night).
+    settled: Option<(Comparison, SettleReport)>,
 }
 
 /// Everything after the measurement: baseline, comparison, report, summary.
@@ -327,6 +413,8 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
         run_dir,
         out,
         uncovered,
+        choices,
+        settled,
     } = night;
     let bdir = cfg.resolve(&cfg.baselines_dir);
     let key = &run.testbed.key;
@@ -336,7 +424,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     let mut previous = None;
     let (cmp, code, mut message, info, steps) = match &stored {
         None => {
-            let file = crate::baseline::save(&bdir, name, run, run_dir, false)?;
+            let file = crate::baseline::save(&bdir, name, &tonight_only(run), run_dir, false)?;
             let message = format!("first night: this run is now baseline {name} of testbed {key}");
             write_atomic(
                 &compare_md,
@@ -346,13 +434,15 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             (None, ExitCode::Ok, message, info, Vec::new())
         }
         Some(b) => {
-            let mut opts = super::compare::options(cfg, false);
-            // The labels `report` gives a baseline comparison.
-            opts.reference_label = Some(format!("baseline {name}"));
-            opts.candidate_label = Some(format!("run {}", run.id));
-            let cmp = crate::compare::compare_runs(&b.run, run, &opts)?;
+            let (cmp, _) = settled
+                .clone()
+                .ok_or_else(|| refuse("internal: a night with a baseline was not judged"))?;
+            let refs: Vec<String> = choices.iter().map(|c| format!("- {}", c.describe())).collect();
             let md = Format::Markdown.exporter().comparison(&cmp)?;
-            write_atomic(&compare_md, format!("# Nightly {}\n\n{md}", run.id).as_bytes())?;
+            write_atomic(
+                &compare_md,
+                format!("# Nightly {}\n\nReference:\n\n{}\n\n{md}", run.id, refs.join("\n")).as_bytes(),
+            )?;
             write_json(&out.join("compare.json"), &cmp)?;
             print!("{}", Format::Table.exporter().comparison(&cmp)?);
             let code = crate::compare::exit_code(&cmp);
@@ -366,6 +456,21 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             } else {
                 format!("no regression against baseline {name} of testbed {key}")
             };
+            if let Some((_, rep)) = &settled {
+                message.push_str(&format!(
+                    "; settling: {} round(s), {} repetitions added, stopped: {}; {} row(s) undecided",
+                    rep.rounds,
+                    rep.added_reps,
+                    rep.stopped,
+                    rep.undecided.len()
+                ));
+                if rep.budget_rule_regressions > 0 {
+                    message.push_str(&format!(
+                        "; {} row(s) regressed by the budget rule",
+                        rep.budget_rule_regressions
+                    ));
+                }
+            }
             if !uncovered.is_empty() {
                 message.push_str(&format!(
                     "; not in the baseline, so not judged: {}",
@@ -414,6 +519,8 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     }
     let summary = Summary {
         baseline: info,
+        reference: choices.clone(),
+        settle: settled.as_ref().map(|(_, r)| r.clone()),
         promoted,
         previous_baseline: previous,
         message: message.clone(),

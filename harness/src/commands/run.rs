@@ -130,6 +130,7 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
         sample_every: (a.sample_ms > 0).then(|| Duration::from_millis(a.sample_ms)),
         progress,
         settings,
+        prebuilt: Default::default(),
     })
 }
 
