@@ -24,10 +24,28 @@ fn lookup(name: &str) -> Result<(usize, usize, usize), String> {
         .ok_or_else(|| format!("unknown preset `{name}` (valid presets: {})", PRESETS.join(", ")))
 }
 
-/// The preset `name` with witness seed `seed`.
+/// A preset name, optionally with a scalar mix: `medium-mix3` is `medium`
+/// with 3% more of its aux values neither 0 nor 1 (1 to 50).
+fn split_mix(name: &str) -> Result<(&str, u32), String> {
+    match name.rsplit_once("-mix") {
+        Some((base, pct)) if !pct.is_empty() && pct.chars().all(|c| c.is_ascii_digit()) => {
+            let p: u32 = pct
+                .parse()
+                .map_err(|_| format!("preset `{name}`: mix `{pct}` is not a percentage"))?;
+            if !(1..=50).contains(&p) {
+                return Err(format!("preset `{name}`: a mix of 1 to 50 percent"));
+            }
+            Ok((base, p))
+        }
+        _ => Ok((name, 0)),
+    }
+}
+
+/// The preset `name` (`medium`, or `medium-mix3` with a scalar mix) with witness seed `seed`.
 pub fn preset(name: &str, seed: u64) -> Result<PorepCircuit, String> {
-    let (r, n, d) = lookup(name)?;
-    Ok(PorepCircuit::new(r, n, d, seed))
+    let (base, mix) = split_mix(name)?;
+    let (r, n, d) = lookup(base)?;
+    Ok(PorepCircuit::new(r, n, d, seed).with_mix(mix))
 }
 
 /// The witness seed of partition `partition` in repetition `rep` of a run
@@ -84,6 +102,14 @@ mod tests {
             }
         }
         assert!(preset("nope", 0).unwrap_err().contains("porep-32g"));
+        assert!(preset("medium-mix0", 0).unwrap_err().contains("1 to 50"));
+        assert!(preset("medium-mix51", 0).unwrap_err().contains("1 to 50"));
+        assert!(preset("nope-mix3", 0).unwrap_err().contains("unknown preset"));
+        // The mix keeps the domain of its preset.
+        for name in ["medium-mix3", "large-mix3"] {
+            let base = name.split("-mix").next().unwrap();
+            assert_eq!(domain_log2(name).unwrap(), domain_log2(base).unwrap(), "{name}");
+        }
     }
 
     #[test]

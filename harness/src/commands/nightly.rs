@@ -46,6 +46,9 @@ pub struct NightlyArgs {
     /// Measured repetitions per variant and case (default: each suite's).
     #[arg(long)]
     pub reps: Option<usize>,
+    /// Run every selected suite on this circuit only (a night of one case).
+    #[arg(long, value_name = "PRESET")]
+    pub circuit: Option<String>,
     /// Progress display: auto, lines, quiet.
     #[arg(long, default_value = "auto")]
     pub progress: String,
@@ -160,7 +163,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         reps: a.reps,
         warmup: None,
         inner_warmup: None,
-        circuit: None,
+        circuit: a.circuit.clone(),
         partitions: None,
         timeout: None,
         interleave: None,
