@@ -308,6 +308,12 @@ impl Config {
         if self.resamples < 100 {
             return Err(bad("resamples", "must be at least 100"));
         }
+        if !(self.nightly.budget_s.is_finite() && self.nightly.budget_s >= 0.0 && self.nightly.budget_s <= 1e6) {
+            return Err(bad(
+                "nightly.budget_s",
+                format!("{} is not a number of seconds in [0, 1e6]", self.nightly.budget_s),
+            ));
+        }
         check_threshold("thresholds.default", self.thresholds.default)?;
         if !(self.thresholds.floor_ms.is_finite() && self.thresholds.floor_ms >= 0.0) {
             return Err(bad("thresholds.floor_ms", "must be a number of milliseconds >= 0"));

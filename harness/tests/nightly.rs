@@ -228,6 +228,10 @@ fn refusals_failed_samples_and_the_default_out() {
 
     assert_error(&night(&ws, "x", CALM, &["--suite", "nope"]), &["unknown suite `nope`"]);
     assert_error(&night(&ws, "x", CALM, &["--baseline", "a.b"]), &["baseline name `a.b`"]);
+    assert_error(
+        &night(&ws, "x", CALM, &["--budget", "soon"]),
+        &["--budget `soon`", "e.g. 3m"],
+    );
 
     assert_eq!(night(&ws, "b1", CALM, &[]).code, 0);
     // Nothing in common with the baseline: an error, never a pass with nothing judged.

@@ -234,6 +234,13 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     let mut session = Session::start(&spec)?;
     let started = std::time::Instant::now();
     session.measure_all()?;
+    let runs_dir = cfg.resolve(&cfg.runs_dir);
+    let dir_of = |id: &str| {
+        a.out
+            .clone()
+            .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
+            .join("run")
+    };
     let (run, settled) = match &stored {
         Some(b) if session.run().samples.iter().all(|s| s.ok) => {
             let opts = judge_options(cfg, name.as_str(), &choices, &session.run());
@@ -244,17 +251,21 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
                     .find(|(n, _)| *n == c.suite)
                     .map_or(5, |(_, s)| s.reps.max(5))
             };
-            let (run, cmp, rep) = settle::settle(&mut session, &choices, &round, &judge_run, budget, started)?;
-            (run, Some((cmp, rep)))
+            match settle::settle(&mut session, &choices, &round, &judge_run, budget, started) {
+                Ok((run, cmp, rep)) => (run, Some((cmp, rep))),
+                Err(e) => {
+                    // Whatever was measured is kept before the error ends the night.
+                    let run = session.run();
+                    let dir = dir_of(&run.id);
+                    crate::rundir::save_run(&dir, &run)?;
+                    eprintln!("nightly: the measured run is kept in {}", dir.display());
+                    return Err(e);
+                }
+            }
         }
         _ => (session.run(), None),
     };
-    let runs_dir = cfg.resolve(&cfg.runs_dir);
-    let run_dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| runs_dir.join(format!("nightly-{}", run.id)))
-        .join("run");
+    let run_dir = dir_of(&run.id);
     crate::rundir::save_run(&run_dir, &run)?;
     print!("{}", crate::commands::compare::summary_table(&run)?);
     println!("run saved in {}", run_dir.display());
