@@ -8,7 +8,6 @@ use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
 use phaseline::compare::CompareOptions;
 use phaseline::model::{Run, Variant};
 use phaseline::{ExitCode, HarnessError};
-use std::collections::BTreeSet;
 use std::path::Path;
 
 const ALL: &str = "smallvec,presize,par-bg2,pin,window-tune";
@@ -37,6 +36,7 @@ fn scenario(effects: Vec<(&[&str], &str, f64)>) -> MockScenario {
         noise: 0.01,
         noisy_flags: Default::default(),
         seed: 42,
+        call_scale: Vec::new(),
     }
 }
 
@@ -208,27 +208,40 @@ fn an_interrupted_bisect_resumes_from_its_state_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state").join("bisect.json");
     let sc = scenario(vec![(&["presize", "par-bg2"], "msm_b_g2", 400.0)]);
+    // The same bisect uninterrupted: the measure calls to expect.
+    let mut whole = Recording {
+        inner: MockMeasurer::new(sc.clone()).unwrap(),
+        calls: Vec::new(),
+    };
+    bisect(&mut whole, &args(false, false), &dir.path().join("whole.json")).unwrap();
     let mut cut = Interrupted {
         inner: MockMeasurer::new(sc.clone()).unwrap(),
         left: 6,
     };
     let err = bisect(&mut cut, &args(false, false), &path).err().expect("interrupted");
     assert!(err.to_string().contains("interrupted"));
-    let before: BTreeSet<String> = cut.inner.built.clone();
     assert!(path.exists(), "state saved before the interruption");
     // Starting over without --resume would discard it: refused.
-    let mut fresh = MockMeasurer::new(sc.clone()).unwrap();
+    let mut fresh = Recording {
+        inner: MockMeasurer::new(sc.clone()).unwrap(),
+        calls: Vec::new(),
+    };
     let e = bisect(&mut fresh, &args(false, false), &path).err().expect("refused");
     assert!(e.to_string().contains("--resume"), "{e}");
     // Resume: only what is missing gets measured, and the answer is reached.
     let r = bisect(&mut fresh, &args(false, true), &path).unwrap();
     assert_eq!(culprit_sets(&r), vec![(set(&["par-bg2", "presize"]), true)]);
-    // Of the stored variants only the good end (no feature) is measured again: the drift check.
-    let again: Vec<&String> = fresh.built.iter().filter(|k| before.contains(*k)).collect();
+    // The drift check (the good end alone), then exactly the calls the
+    // uninterrupted bisect made after its sixth: no pair that the first
+    // sitting measured together is measured again. (Stored variants may come
+    // back beside another end: a probe of the screen's `bad` call compared
+    // with `good` by ddmin is measured anew beside `good`.)
+    assert!(whole.calls.len() > 6, "{:?}", whole.calls);
+    assert_eq!(fresh.calls[0], vec!["good".to_string()]);
     assert_eq!(
-        again,
-        vec![""],
-        "resume re-measured a stored variant besides the drift check"
+        fresh.calls[1..],
+        whole.calls[6..],
+        "resume re-measured something the first sitting had measured together"
     );
     assert!(
         r.text.contains("pooled after the drift check on `good` passed"),
@@ -240,11 +253,11 @@ fn an_interrupted_bisect_resumes_from_its_state_file() {
     let mut other = args(false, true);
     other.metric = "msm_b_g2".into();
     other.max_reps = 30;
-    let runs_before = fresh.runs;
+    let runs_before = fresh.inner.runs;
     let r2 = bisect(&mut fresh, &other, &path).unwrap();
     assert_eq!(culprit_sets(&r2), vec![(set(&["par-bg2", "presize"]), true)]);
     assert!(
-        fresh.runs - runs_before < r.cost.runs,
+        fresh.inner.runs - runs_before < r.cost.runs,
         "the metric change re-measured everything"
     );
     let mut other = args(false, true);
@@ -356,4 +369,71 @@ fn cli_bisect_flags_with_the_mock_runner() {
     assert!(out.contains("in `msm_l`"), "{out}\n{err}");
     assert!(err.contains("[screen 1/3]"), "progress lines go to stderr: {err}");
     assert!(state.is_file());
+}
+
+/// Records the variant names of every measure call.
+struct Recording {
+    inner: MockMeasurer,
+    calls: Vec<Vec<String>>,
+}
+
+impl Measurer for Recording {
+    fn measure(&mut self, v: &[Variant], reps: usize) -> Result<Run, HarnessError> {
+        self.calls.push(v.iter().map(|x| x.name.clone()).collect());
+        self.inner.measure(v, reps)
+    }
+}
+
+/// The case: the ends measured in one sitting, the probes minutes
+/// later on a machine that had become 40% slower (or whose load kept
+/// swinging between calls). Every probe is compared with an end measured in
+/// the same call, so the drift cancels: one culprit, no phantom.
+#[test]
+fn load_drift_between_calls_names_no_phantom_culprit() {
+    let schedules: [(&str, Vec<f64>); 2] = [
+        ("step +40%", vec![1.0, 1.4]),
+        ("swings", (0..200).map(|i| [1.0, 1.4, 0.85, 1.25, 1.1][i % 5]).collect()),
+    ];
+    // (metric, culprit's phase, its delta): selftest-slow's 30 ms in `msm_l`
+    // under `--metric auto`, and a larger effect judged on `total`.
+    let cases: [(&str, &str, f64); 2] = [("auto", "msm_l", 30.0), ("total", "pin", 300.0)];
+    for (what, sched) in &schedules {
+        for (metric, phase, delta) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            let mut sc = scenario(vec![(&["pin"], phase, delta)]);
+            sc.call_scale = sched.clone();
+            let mut m = Recording {
+                inner: MockMeasurer::new(sc).unwrap(),
+                calls: Vec::new(),
+            };
+            let mut a = args(false, false);
+            a.metric = metric.into();
+            let r = bisect(&mut m, &a, &dir.path().join("s.json")).unwrap();
+            let ctx = format!("{what}, --metric {metric}:\n{}", r.text);
+            let phases: Vec<&str> = r.answers.iter().map(|(p, _)| p.as_str()).collect();
+            let want = if metric == "auto" { phase } else { "total" };
+            assert_eq!(phases, vec![want], "{ctx}");
+            assert_eq!(culprit_sets(&r), vec![(set(&["pin"]), false)], "{ctx}");
+            assert_eq!(r.text.matches("answer:").count(), 1, "{ctx}");
+            assert!(r.text.contains("answer: pin: +"), "{ctx}");
+            assert!(r.text.contains(&format!("in `{phase}` (95% CI")), "{ctx}");
+            assert_eq!(r.exit, ExitCode::Regression, "{ctx}");
+            // Every call that measured a probe measured an end beside it.
+            for c in &m.calls {
+                let probe = c.iter().any(|n| n != "good" && n != "bad");
+                assert!(
+                    !probe || c.iter().any(|n| n == "good" || n == "bad"),
+                    "{what}: a probe measured without its end: {c:?}"
+                );
+            }
+            // The end re-measurements are counted in the cost, and said.
+            assert_eq!(r.cost.runs, m.inner.runs, "{ctx}");
+            assert!(r.cost.repeat_runs >= 10, "{ctx}");
+            assert!(
+                r.text
+                    .contains(&format!("; {} of them re-measured", r.cost.repeat_runs)),
+                "{ctx}"
+            );
+        }
+    }
 }

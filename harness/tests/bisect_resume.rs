@@ -34,6 +34,7 @@ fn scenario(scale: f64, seed: u64) -> MockScenario {
         noise: 0.01,
         noisy_flags: Default::default(),
         seed,
+        call_scale: Vec::new(),
     }
 }
 
@@ -112,9 +113,10 @@ fn ok_total(st: &BisectState) -> usize {
     st.bank.keys().map(|k| st.ok_count(k)).sum()
 }
 
-/// A first sitting cut off after three measurements; returns its successful sample count.
+/// A first sitting cut off after two measure calls (good with bad, then good
+/// with its screen probes: the bisect needs three); returns its successful sample count.
 fn first_sitting(path: &Path) -> usize {
-    let mut cut = Recorder::new(scenario(1.0, 42), Some(3));
+    let mut cut = Recorder::new(scenario(1.0, 42), Some(2));
     let (r, _) = bisect(&mut cut, &args(false, false), path);
     assert!(r.err().expect("interrupted").to_string().contains("interrupted"));
     let st = load(path);
@@ -266,6 +268,9 @@ fn trust_stored_pools_without_a_check() {
     let mut m = Recorder::new(scenario(1.15, 7), None);
     let (r, lines) = bisect(&mut m, &args(true, true), &path);
     let r = r.unwrap();
+    // Pooled across a 15% drift, yet no phantom: each comparison's two sides
+    // come from the same calls (the screen's `bad` probes beside `bad`, now).
+    assert_eq!(culprits(&r), vec![vec!["pin".to_string()]], "{}", r.text);
     assert!(
         lines.iter().all(|l| !l.contains("drift check on")),
         "{}",
@@ -377,7 +382,7 @@ fn without_stored_good_samples_the_check_uses_the_best_stocked_variant() {
     let path = dir.path().join("state.json");
     first_sitting(&path);
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    for key in ["bank", "sittings"] {
+    for key in ["bank", "sittings", "calls"] {
         v[key].as_object_mut().unwrap().remove("good");
     }
     std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
@@ -396,4 +401,40 @@ fn without_stored_good_samples_the_check_uses_the_best_stocked_variant() {
         )),
         "{check}"
     );
+}
+
+#[test]
+fn a_state_file_without_call_marks_loads_and_its_samples_pair_with_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
+    let stored = first_sitting(&path);
+    // The file a bisect wrote before call marks existed (it has sittings).
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let obj = v.as_object_mut().unwrap();
+    for key in ["calls", "last_call", "repeat_runs"] {
+        assert!(obj.remove(key).is_some(), "{key}");
+    }
+    std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let old = load(&path);
+    assert_eq!(old.calls_of("good"), vec![0; old.ok_count("good")]);
+
+    // Starting over: the calls to expect.
+    let mut scratch = Recorder::new(scenario(1.0, 7), None);
+    let (r0, _) = bisect(&mut scratch, &args(false, false), &dir.path().join("scratch.json"));
+    assert_eq!(culprits(&r0.unwrap()), vec![vec!["pin".to_string()]]);
+
+    let mut m = Recorder::new(scenario(1.0, 7), None);
+    let (r, lines) = bisect(&mut m, &args(true, false), &path);
+    let r = r.unwrap();
+    assert_eq!(culprits(&r), vec![vec!["pin".to_string()]], "{}", r.text);
+    // The drift check still uses them (one variant against itself)...
+    assert!(line_with(&lines, "[resume] drift check on `good`").contains(": unchanged"));
+    // ...but which samples were measured together is unknown, so no comparison
+    // uses them: after the check, the bisect makes the calls of a fresh start.
+    assert_eq!(m.calls[0], (vec!["good".to_string()], 5));
+    assert_eq!(m.calls[1..], scratch.calls[..]);
+    let st = load(&path);
+    assert_eq!(st.ok_by_sitting(), (stored, m.inner.runs));
+    assert!(st.calls_of("good").starts_with(&vec![0; old.ok_count("good")]));
+    assert!(st.calls_of("good").iter().skip(old.ok_count("good")).all(|c| *c > 0));
 }

@@ -73,7 +73,7 @@ pub fn on_resume(judge: &mut Judge, space: &Space, trust: bool) -> Result<Resume
     sits.sort_unstable();
     sits.dedup();
     let reps = judge.opts.reps;
-    let run = judge.measure_unbanked(std::slice::from_ref(&reference), reps)?;
+    let (run, call) = judge.measure_unbanked(std::slice::from_ref(&reference), reps)?;
     let fresh: Vec<Sample> = run
         .samples
         .into_iter()
@@ -120,7 +120,7 @@ pub fn on_resume(judge: &mut Judge, space: &Space, trust: bool) -> Result<Resume
     );
     let out = if row.verdict == Verdict::Unchanged && moved.is_empty() {
         judge.say(format!("{head}: unchanged, {stored} stored sample(s) kept"));
-        judge.state.bank_samples(&reference.name, fresh);
+        judge.state.bank_samples(&reference.name, fresh, call);
         Resumed::Kept {
             variant: reference.name.clone(),
             summary,
@@ -141,7 +141,7 @@ pub fn on_resume(judge: &mut Judge, space: &Space, trust: bool) -> Result<Resume
         ));
         let reason = format!("drift check on `{}`: {summary}: {what}", reference.name);
         judge.state.set_aside_all(reason);
-        judge.state.bank_samples(&reference.name, fresh);
+        judge.state.bank_samples(&reference.name, fresh, call);
         Resumed::SetAside {
             variant: reference.name.clone(),
             summary,

@@ -4,7 +4,8 @@
 //! pairwise interactions (0/1 coding: a main effect is the flag's effect with
 //! every other flag off; an interaction is what two flags add together beyond
 //! their main effects), with seeded bootstrap percentile intervals (samples
-//! resampled within each design point).
+//! resampled within each design point). The design points are measured
+//! together, interleaved in one call, and only such samples enter the fit.
 
 use super::judge::Judge;
 use super::space::{Space, Toggle};
@@ -154,22 +155,37 @@ pub fn fit(
         .collect())
 }
 
-/// Measures every design point and fits the model on the metric.
-pub fn factorial(judge: &mut Judge, space: &Space) -> Result<FactorialFit, HarnessError> {
+/// Measures every design point together, interleaved in one call (unless
+/// that was done already). `bisect flags --factorial` does this first: every
+/// comparison between two design points then has both sides from that call.
+pub fn measure_design(judge: &mut Judge, space: &Space) -> Result<(), HarnessError> {
     let (points, fractional) = design(&space.flags)?;
-    judge.say(format!(
-        "[factorial] {} design points ({}), {} reps each",
-        points.len(),
-        if fractional { "half fraction" } else { "full 2^k" },
-        judge.opts.reps
-    ));
     let variants: Vec<_> = points.iter().map(|t| space.variant(t)).collect();
     let refs: Vec<_> = variants.iter().collect();
-    judge.ensure(&refs, judge.opts.reps)?;
+    if judge.joint_count(&refs) < judge.opts.reps {
+        judge.say(format!(
+            "[factorial] {} design points ({}), {} reps each, interleaved in one call",
+            points.len(),
+            if fractional { "half fraction" } else { "full 2^k" },
+            judge.opts.reps
+        ));
+    }
+    judge.ensure_joint(&refs, judge.opts.reps)
+}
+
+/// Measures every design point (if not yet done) and fits the model on the metric.
+pub fn factorial(judge: &mut Judge, space: &Space) -> Result<FactorialFit, HarnessError> {
+    let (points, fractional) = design(&space.flags)?;
+    let variants: Vec<_> = points.iter().map(|t| space.variant(t)).collect();
+    let refs: Vec<_> = variants.iter().collect();
+    // Every design point from the same call(s), interleaved: drift between
+    // calls must not read as an effect (samples of other calls are not used).
+    measure_design(judge, space)?;
     let metric = judge.opts.metric.clone();
+    let joint = judge.run_joint(&refs);
     let mut samples = Vec::new();
     for v in &variants {
-        let run = judge.run_of(&[v]);
+        let run = &joint;
         let vals: Vec<f64> = run
             .cases
             .iter()

@@ -2,10 +2,14 @@
 //! flags' effects add up, the culprits are the flags that move the metric;
 //! when they do not, delta debugging isolates the smallest reproducing flag
 //! set (repeated from there until the rest no longer changes anything).
-//! Optionally a factorial fit on top.
+//! Optionally a factorial fit on top (its design points are measured first,
+//! in one call, so the comparisons among them reuse that call).
+//!
+//! Every comparison sets a probe against the end (or ddmin base) measured in
+//! the same call: see the drift policy in [`super::judge`].
 
 use super::ddmin::{ddmin, Test};
-use super::factorial::{factorial, FactorialFit};
+use super::factorial::{factorial, measure_design, FactorialFit};
 use super::judge::{describe, Judge, Outcome};
 use super::screen::{screen, Class, Screen};
 use super::space::{Space, Toggle};
@@ -64,6 +68,9 @@ pub fn bisect_flags(judge: &mut Judge, space: &Space, with_factorial: bool) -> R
         space.label_set(&space.all()),
         judge.opts.metric
     ));
+    if with_factorial {
+        measure_design(judge, space)?;
+    }
     let total = judge.compare(&good, &bad)?;
     judge.say(format!(
         "[whole] good -> bad: {:?}, {}",
@@ -192,9 +199,12 @@ pub fn bisect_auto(
     let good = space.variant(&Toggle::new());
     let bad = space.variant(&space.all());
     judge.opts.metric = TOTAL.to_string();
+    if with_factorial {
+        measure_design(judge, space)?;
+    }
     let mut n = judge.opts.reps;
     let whole = loop {
-        judge.ensure(&[&good, &bad], n)?;
+        judge.ensure_joint(&[&good, &bad], n)?;
         let o = judge.compare_now(&good, &bad)?;
         let regressed = o.comparison.rows.iter().any(|r| r.verdict == Verdict::Regressed);
         let undecided = o.comparison.rows.iter().any(|r| r.verdict == Verdict::Inconclusive);

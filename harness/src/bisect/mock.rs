@@ -1,6 +1,7 @@
 //! A mock measurer for tests and self-tests: synthetic per-phase timings where
 //! chosen flags (alone or only in combination) add time to chosen phases, with
-//! seeded relative noise. No build, no child process.
+//! seeded relative noise, and optionally a load drift between measure calls
+//! (every phase of every variant scaled alike, per call). No build, no child process.
 
 use super::Measurer;
 use crate::model::{BuiltVariant, Case, Provenance, Run, Sample, Testbed, Variant, RUN_SCHEMA_VERSION, TOTAL};
@@ -33,6 +34,12 @@ pub struct MockScenario {
     pub noisy_flags: BTreeMap<String, f64>,
     #[serde(default)]
     pub seed: u64,
+    /// Load drift between measure calls: every phase of every variant measured
+    /// by the i-th call (from 0) is multiplied by entry i; the last entry holds
+    /// for later calls; empty: no drift. `[1.0, 1.4]`: every call after the
+    /// first runs 40% slower (the ends measured in one sitting, the probes later).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub call_scale: Vec<f64>,
 }
 
 /// Measures a [`MockScenario`]; counts builds (distinct feature sets) and runs.
@@ -45,6 +52,8 @@ pub struct MockMeasurer {
     pub built: BTreeSet<String>,
     /// Repetitions run so far.
     pub runs: usize,
+    /// Measure calls so far.
+    pub calls: usize,
 }
 
 impl MockMeasurer {
@@ -74,6 +83,11 @@ impl MockMeasurer {
                 e.phase
             )));
         }
+        if let Some(x) = scenario.call_scale.iter().find(|x| !(x.is_finite() && **x > 0.0)) {
+            return Err(HarnessError::Invalid(format!(
+                "mock scenario: call_scale entry {x} is not a positive factor"
+            )));
+        }
         let rng = Rng::new(scenario.seed);
         Ok(MockMeasurer {
             scenario,
@@ -87,6 +101,7 @@ impl MockMeasurer {
             order: 0,
             built: BTreeSet::new(),
             runs: 0,
+            calls: 0,
         })
     }
 
@@ -99,7 +114,13 @@ impl MockMeasurer {
         Self::new(scenario)
     }
 
-    fn one_sample(&mut self, v: &Variant, rep: usize) -> Sample {
+    /// The drift factor of the current measure call.
+    fn scale(&self) -> f64 {
+        let s = &self.scenario.call_scale;
+        s.get(self.calls).or(s.last()).copied().unwrap_or(1.0)
+    }
+
+    fn one_sample(&mut self, v: &Variant, rep: usize, scale: f64) -> Sample {
         let on: BTreeSet<&str> = v.features.iter().map(String::as_str).collect();
         let mut sd = self.scenario.noise;
         for (f, extra) in &self.scenario.noisy_flags {
@@ -116,6 +137,7 @@ impl MockMeasurer {
                     ms += e.delta_ms;
                 }
             }
+            let ms = ms * scale;
             let ms = (ms * (1.0 + sd * self.rng.normal())).max(ms * 0.05);
             total += ms;
             phases.insert(phase.clone(), ms);
@@ -153,10 +175,12 @@ impl Measurer for MockMeasurer {
                 cached,
             });
         }
+        let scale = self.scale();
+        self.calls += 1;
         let mut samples = Vec::new();
         for rep in 0..reps {
             for v in variants {
-                samples.push(self.one_sample(v, rep));
+                samples.push(self.one_sample(v, rep, scale));
                 self.runs += 1;
             }
         }

@@ -253,6 +253,7 @@ pub fn run_flags(
         builds: judge.state.built.len(),
         runs: judge.state.runs,
         fresh_runs: judge.fresh_runs,
+        repeat_runs: judge.state.repeat_runs,
     };
     let samples_line = resumed.as_ref().map(|r| {
         let (earlier, now) = judge.state.ok_by_sitting();

@@ -48,8 +48,12 @@ pub fn moved_phases(c: &Culprit) -> Vec<&PhaseComparison> {
 
 pub struct Cost {
     pub builds: usize,
+    /// Every repetition run, in every sitting (the ends re-measured beside their probes included).
     pub runs: usize,
     pub fresh_runs: usize,
+    /// Of `runs`: repetitions of a variant that already had samples, measured
+    /// again beside the variant it is compared with (mostly the good and bad ends).
+    pub repeat_runs: usize,
 }
 
 /// The whole answer: one section per bisected metric, then where the samples
@@ -68,11 +72,13 @@ pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost, sam
     let k = space.flags.len();
     let _ = writeln!(
         s,
-        "cost: {} variant build(s) and {} run(s) ({} by this invocation) for {k} flag(s); \
+        "cost: {} variant build(s) and {} run(s) ({} by this invocation; {} of them re-measured an already \
+         measured variant, mostly good or bad, in the same call as what it is compared with) for {k} flag(s); \
          trying every combination is 2^{k} = {} builds.",
         cost.builds,
         cost.runs,
         cost.fresh_runs,
+        cost.repeat_runs,
         1u64 << k.min(63)
     );
     s

@@ -89,6 +89,24 @@ pub fn screen(judge: &mut Judge, space: &Space, total: &Outcome, target: Verdict
     let good = space.variant(&Toggle::new());
     let bad = space.variant(&space.all());
     let k = space.flags.len();
+    // Each end with its k probes in one interleaved call: every probe is
+    // compared with the end's samples of its own call, never with the end's
+    // samples of the whole-change comparison or of another sitting.
+    let others = |t: &Toggle| -> Toggle { space.all().difference(t).cloned().collect() };
+    let adds: Vec<_> = space
+        .flags
+        .iter()
+        .map(|f| space.variant(&[f.clone()].into_iter().collect()))
+        .collect();
+    let removes: Vec<_> = space
+        .flags
+        .iter()
+        .map(|f| space.variant(&others(&[f.clone()].into_iter().collect())))
+        .collect();
+    judge
+        .say("[screen] good beside good + each flag, bad beside bad - each flag (one interleaved call per end)".into());
+    judge.ensure_with(&good, &adds.iter().collect::<Vec<_>>(), judge.opts.reps)?;
+    judge.ensure_with(&bad, &removes.iter().collect::<Vec<_>>(), judge.opts.reps)?;
     let mut effects = Vec::new();
     for (i, flag) in space.flags.iter().enumerate() {
         let one: Toggle = [flag.clone()].into_iter().collect();

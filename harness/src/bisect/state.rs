@@ -7,6 +7,12 @@
 //! that measured it, and samples a drift check refused to pool are kept under
 //! `set_aside` (never deleted). Files written before sittings existed load
 //! with every sample in sitting 0.
+//!
+//! Every banked sample also records the measure *call* that took it (one
+//! [`super::Measurer::measure`], its variants interleaved): comparisons use only
+//! samples of calls that measured both sides (see [`super::judge`]). Call ids
+//! start at 1; 0 marks a sample of a file written before call marks existed,
+//! whose call is unknown (such a sample is never paired with another variant).
 
 use crate::model::{BuiltVariant, Provenance, Sample, Testbed};
 use crate::HarnessError;
@@ -52,6 +58,17 @@ pub struct BisectState {
     /// length). A variant missing here has every sample in sitting 0.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sittings: BTreeMap<String, Vec<u32>>,
+    /// Variant name -> the measure call of each sample in `bank` (same order and
+    /// length; 0 = unknown call). A variant missing here has every sample in call 0.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub calls: BTreeMap<String, Vec<u64>>,
+    /// The last call id given out (ids are never reused, across sittings too).
+    #[serde(default)]
+    pub last_call: u64,
+    /// Repetitions of variants that already had samples, measured again beside
+    /// the variant they are compared with (part of `runs`).
+    #[serde(default)]
+    pub repeat_runs: usize,
     /// Samples of earlier sittings that a drift check kept out of the bank.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub set_aside: Vec<SetAside>,
@@ -75,6 +92,9 @@ pub struct SetAside {
     pub bank: BTreeMap<String, Vec<Sample>>,
     /// Variant name -> the sitting of each of those samples.
     pub sittings: BTreeMap<String, Vec<u32>>,
+    /// Variant name -> the measure call of each of those samples.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub calls: BTreeMap<String, Vec<u64>>,
 }
 
 impl SetAside {
@@ -95,6 +115,9 @@ impl BisectState {
             bank: BTreeMap::new(),
             sitting: 0,
             sittings: BTreeMap::new(),
+            calls: BTreeMap::new(),
+            last_call: 0,
+            repeat_runs: 0,
             set_aside: Vec::new(),
             runs: 0,
             log: Vec::new(),
@@ -123,12 +146,35 @@ impl BisectState {
         }
     }
 
-    /// Banks samples measured in the current sitting.
-    pub fn bank_samples(&mut self, key: &str, samples: Vec<Sample>) {
+    /// Measure calls of the samples of `key`, one per banked sample (0 where unrecorded).
+    pub fn calls_of(&self, key: &str) -> Vec<u64> {
+        let n = self.bank.get(key).map_or(0, Vec::len);
+        match self.calls.get(key) {
+            Some(v) if v.len() == n => v.clone(),
+            Some(v) => {
+                let mut out = vec![0; n.saturating_sub(v.len())];
+                out.extend(v.iter().take(n));
+                out
+            }
+            None => vec![0; n],
+        }
+    }
+
+    /// A new measure call id.
+    pub fn new_call(&mut self) -> u64 {
+        self.last_call += 1;
+        self.last_call
+    }
+
+    /// Banks samples measured in the current sitting by measure call `call`.
+    pub fn bank_samples(&mut self, key: &str, samples: Vec<Sample>, call: u64) {
         let mut marks = self.sittings_of(key);
         marks.extend(std::iter::repeat_n(self.sitting, samples.len()));
+        let mut calls = self.calls_of(key);
+        calls.extend(std::iter::repeat_n(call, samples.len()));
         self.bank.entry(key.to_string()).or_default().extend(samples);
         self.sittings.insert(key.to_string(), marks);
+        self.calls.insert(key.to_string(), calls);
     }
 
     /// Successful measured samples in the bank: (from earlier sittings, from the current one).
@@ -151,13 +197,16 @@ impl BisectState {
     /// Moves every banked sample to `set_aside` (builds stay).
     pub fn set_aside_all(&mut self, reason: String) {
         let sittings = self.bank.keys().map(|k| (k.clone(), self.sittings_of(k))).collect();
+        let calls = self.bank.keys().map(|k| (k.clone(), self.calls_of(k))).collect();
         let bank = std::mem::take(&mut self.bank);
         self.sittings.clear();
+        self.calls.clear();
         self.set_aside.push(SetAside {
             sitting: self.sitting,
             reason,
             bank,
             sittings,
+            calls,
         });
     }
 
@@ -202,9 +251,29 @@ impl BisectState {
                 )));
             }
         }
+        for (key, marks) in &st.calls {
+            let n = st.bank.get(key).map_or(0, Vec::len);
+            if marks.len() != n {
+                return Err(HarnessError::Invalid(format!(
+                    "bisect state {} is not a valid state file: {} call mark(s) for {n} sample(s) of `{key}`",
+                    path.display(),
+                    marks.len()
+                )));
+            }
+        }
         // The samples stay valid under another metric, repetition cap, threshold or seed:
         // the decisions are replayed from them with the new settings.
         let mut st = st;
+        // Never hand out a call id that a stored sample already carries.
+        let top = st
+            .calls
+            .values()
+            .chain(st.set_aside.iter().flat_map(|a| a.calls.values()))
+            .flatten()
+            .copied()
+            .max()
+            .unwrap_or(0);
+        st.last_call = st.last_call.max(top);
         st.params = params.clone();
         Ok(st)
     }
@@ -214,5 +283,73 @@ impl BisectState {
         let json = serde_json::to_vec_pretty(self)
             .map_err(|e| HarnessError::Invalid(format!("serializing bisect state: {e}")))?;
         crate::fsutil::write_atomic(path, &json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> Params {
+        Params {
+            good: Vec::new(),
+            bad: vec!["x".into()],
+            suite: "e2e".into(),
+            circuit: "mock".into(),
+            metric: "total".into(),
+            reps: 5,
+            max_reps: 20,
+            threshold: 0.03,
+            seed: 1,
+        }
+    }
+
+    fn sample() -> Sample {
+        serde_json::from_value(serde_json::json!({
+            "variant": "good",
+            "case": {"suite": "e2e", "circuit": "mock", "partitions": 1, "backend": "cpu"},
+            "rep": 0, "order": 0, "ok": true, "wall_ms": 1.0
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn call_marks_survive_a_round_trip_and_old_files_load_without_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let mut st = BisectState::new(params());
+        let c1 = st.new_call();
+        st.bank_samples("good", vec![sample(); 2], c1);
+        let c2 = st.new_call();
+        st.bank_samples("good", vec![sample()], c2);
+        assert_eq!(st.calls_of("good"), vec![1, 1, 2]);
+        st.save(&path).unwrap();
+        let back = BisectState::load(&path, &params()).unwrap();
+        assert_eq!(back, st);
+        // A file written before call marks: every sample in the unknown call 0,
+        // and new ids still start above any stored one.
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let obj = v.as_object_mut().unwrap();
+        assert!(obj.remove("calls").is_some() && obj.remove("last_call").is_some());
+        obj.remove("repeat_runs");
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let mut old = BisectState::load(&path, &params()).unwrap();
+        assert_eq!((old.calls_of("good"), old.last_call), (vec![0, 0, 0], 0));
+        let c = old.new_call();
+        old.bank_samples("good", vec![sample()], c);
+        assert_eq!(old.calls_of("good"), vec![0, 0, 0, 1]);
+        // Set aside with their marks; a stored mark is never handed out again.
+        old.set_aside_all("test".into());
+        assert_eq!(old.set_aside[0].calls["good"], vec![0, 0, 0, 1]);
+        old.last_call = 0;
+        old.save(&path).unwrap();
+        let mut again = BisectState::load(&path, &params()).unwrap();
+        assert_eq!(again.new_call(), 2);
+        // Marks that do not match the samples: a broken file.
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["calls"] = serde_json::json!({"good": [1]});
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let e = BisectState::load(&path, &params()).unwrap_err().to_string();
+        assert!(e.contains("call mark(s)"), "{e}");
     }
 }
