@@ -134,30 +134,12 @@ impl BisectState {
 
     /// Sittings of the samples of `key`, one per banked sample (0 where unrecorded).
     pub fn sittings_of(&self, key: &str) -> Vec<u32> {
-        let n = self.bank.get(key).map_or(0, Vec::len);
-        match self.sittings.get(key) {
-            Some(v) if v.len() == n => v.clone(),
-            Some(v) => {
-                let mut out = vec![0; n.saturating_sub(v.len())];
-                out.extend(v.iter().take(n));
-                out
-            }
-            None => vec![0; n],
-        }
+        aligned(self.sittings.get(key), self.bank.get(key).map_or(0, Vec::len))
     }
 
     /// Measure calls of the samples of `key`, one per banked sample (0 where unrecorded).
     pub fn calls_of(&self, key: &str) -> Vec<u64> {
-        let n = self.bank.get(key).map_or(0, Vec::len);
-        match self.calls.get(key) {
-            Some(v) if v.len() == n => v.clone(),
-            Some(v) => {
-                let mut out = vec![0; n.saturating_sub(v.len())];
-                out.extend(v.iter().take(n));
-                out
-            }
-            None => vec![0; n],
-        }
+        aligned(self.calls.get(key), self.bank.get(key).map_or(0, Vec::len))
     }
 
     /// A new measure call id.
@@ -283,6 +265,20 @@ impl BisectState {
         let json = serde_json::to_vec_pretty(self)
             .map_err(|e| HarnessError::Invalid(format!("serializing bisect state: {e}")))?;
         crate::fsutil::write_atomic(path, &json)
+    }
+}
+
+/// Per-sample marks (sitting, call) aligned with `n` banked samples: samples
+/// banked before marks were kept (older state files) are marked 0, at the front.
+fn aligned<T: Copy + Default>(marks: Option<&Vec<T>>, n: usize) -> Vec<T> {
+    match marks {
+        Some(v) if v.len() == n => v.clone(),
+        Some(v) => {
+            let mut out = vec![T::default(); n.saturating_sub(v.len())];
+            out.extend(v.iter().take(n));
+            out
+        }
+        None => vec![T::default(); n],
     }
 }
 

@@ -241,9 +241,10 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
             .join("run")
     };
+    let first_pass = session.run();
     let (run, settled) = match &stored {
-        Some(b) if session.run().samples.iter().all(|s| s.ok) => {
-            let opts = judge_options(cfg, name.as_str(), &choices, &session.run());
+        Some(b) if first_pass.samples.iter().all(|s| s.ok) => {
+            let opts = judge_options(cfg, name.as_str(), &choices, &first_pass);
             let judge_run = |r: &Run| settle::judge(r, &b.run, &choices, &opts);
             let round = |c: &crate::model::Case| {
                 spec.suites
@@ -263,7 +264,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
                 }
             }
         }
-        _ => (session.run(), None),
+        _ => (first_pass, None),
     };
     let run_dir = dir_of(&run.id);
     crate::rundir::save_run(&run_dir, &run)?;
