@@ -284,7 +284,7 @@ pub struct PhaseComparison {
     /// Bootstrap 95% interval of the median ratio.
     pub ci_low: f64,
     pub ci_high: f64,
-    /// Two-sided exact Mann-Whitney U p-value.
+    /// Two-sided Mann-Whitney U p-value (signed-rank for paired rows).
     pub p_value: f64,
     /// Benjamini-Hochberg adjusted p-value over the phases tested together.
     pub q_value: f64,
@@ -297,6 +297,11 @@ pub struct PhaseComparison {
     /// Why (e.g. "phase missing in reference").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Pairs tested when the row was judged on per-repetition pairs (ratio: median of the
+    /// pairs' ratios; interval: paired bootstrap; p: Wilcoxon signed-rank); absent when the
+    /// two sides were tested as independent samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<usize>,
 }
 
 /// The result of `compare` / `diff`.

@@ -114,8 +114,14 @@ fn case_tasks(
             for w in 0..warmup {
                 t.extend(vs.iter().map(|&v| task(v, w, true, false)));
             }
+            // Odd repetitions run the variants in reverse (A B, B A, ...), so no variant is
+            // always first after the switch and a pair's two members share their minute.
             for r in first_rep..first_rep + reps {
-                t.extend(vs.iter().map(|&v| task(v, r, false, false)));
+                if r % 2 == 0 {
+                    t.extend(vs.iter().map(|&v| task(v, r, false, false)));
+                } else {
+                    t.extend(vs.iter().rev().map(|&v| task(v, r, false, false)));
+                }
             }
         }
     }

@@ -242,6 +242,7 @@ mod tests {
             verdict,
             reps_needed: Some(20),
             note: None,
+            pairs: None,
         }
     }
 

@@ -42,9 +42,9 @@ fn tiny_preset_two_variants_end_to_end() {
     assert_eq!(o.status.code(), Some(0), "{all}");
     let run = phaseline::rundir::load_run(&dir).expect("a valid run directory");
     assert_eq!(run.samples.len(), 4);
-    // Interleaved: baseline, A1, baseline, A1.
+    // Interleaved, the order turned round on every other repetition: baseline, A1, A1, baseline.
     let order: Vec<&str> = run.samples.iter().map(|s| s.variant.as_str()).collect();
-    assert_eq!(order, ["baseline", "A1", "baseline", "A1"]);
+    assert_eq!(order, ["baseline", "A1", "A1", "baseline"]);
     for s in &run.samples {
         assert!(s.ok, "{:?}", s.error);
         assert_eq!(s.verified, Some(true), "every proof is verified");

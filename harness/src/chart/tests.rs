@@ -77,6 +77,7 @@ fn row(phase: &str, ratio: f64, ci: (f64, f64), verdict: Verdict, note: Option<&
         verdict,
         reps_needed: None,
         note: note.map(String::from),
+        pairs: None,
     }
 }
 

@@ -313,6 +313,8 @@ fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> 
         )
     });
     opts.candidate_label = Some(format!("run {}", run.id));
+    // Tonight's runner and its reference are measured in interleaved pairs: judge the pairs.
+    opts.paired = true;
     opts
 }
 

@@ -59,7 +59,7 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
                 variant: v,
                 role: "candidate",
             };
-            if let Some(data) = family_data(&r, &k, c) {
+            if let Some(data) = family_data(&r, &k, c, false) {
                 rows.extend(compare_family(v, c, data, opts));
             }
         }
@@ -113,7 +113,7 @@ pub fn compare_variants(
             variant: candidate_variant,
             role: "candidate",
         };
-        if let Some(data) = family_data(&r, &k, &c) {
+        if let Some(data) = family_data(&r, &k, &c, opts.paired) {
             rows.extend(compare_family(candidate_variant, &c, data, opts));
         }
     }
@@ -177,8 +177,9 @@ impl Side<'_> {
     }
 }
 
-/// The phases of one (variant, case) on both sides; `None` when neither side ran it.
-fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
+/// The phases of one (variant, case) on both sides; `None` when neither side ran it. With
+/// `paired`, each phase also gets its per-repetition pairs where they are one-to-one.
+fn family_data(r: &Side, k: &Side, case: &Case, paired: bool) -> Option<Vec<PhaseData>> {
     let (r_ok, r_bad) = r.counts(case);
     let (k_ok, k_bad) = k.counts(case);
     if r_ok + r_bad == 0 && k_ok + k_bad == 0 {
@@ -195,6 +196,7 @@ fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
             cand_absent: k_absent,
             ref_failed: r_bad,
             cand_failed: k_bad,
+            pairs: None,
         }]);
     }
     let mut phases = r.run.phase_names(r.variant, case);
@@ -213,7 +215,9 @@ fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
                 return None;
             }
             let missing = |v: &Vec<f64>, role: &str| v.is_empty().then(|| format!("phase missing in {role}"));
+            let pairs = if paired { pairs(r, k, case, &p) } else { None };
             Some(PhaseData {
+                pairs,
                 ref_absent: missing(&reference, r.role),
                 cand_absent: missing(&candidate, k.role),
                 reference,
@@ -225,6 +229,29 @@ fn family_data(r: &Side, k: &Side, case: &Case) -> Option<Vec<PhaseData>> {
         })
         .collect();
     Some(data)
+}
+
+/// (reference, candidate) values of `phase` on `case` for every repetition both sides measured
+/// successfully; `None` when a side has two samples of one repetition (runs merged from several
+/// measurements), so that no pairing is guessed.
+fn pairs(r: &Side, k: &Side, case: &Case, phase: &str) -> Option<Vec<(f64, f64)>> {
+    let by_rep = |side: &Side| -> Option<std::collections::BTreeMap<usize, Option<f64>>> {
+        let mut m = std::collections::BTreeMap::new();
+        let mine = side
+            .run
+            .samples
+            .iter()
+            .filter(|s| !s.warmup && s.variant == side.variant && &s.case == case);
+        for s in mine {
+            let v = if s.ok { s.phases.get(phase).copied() } else { None };
+            if m.insert(s.rep, v).is_some() {
+                return None;
+            }
+        }
+        Some(m)
+    };
+    let (a, b) = (by_rep(r)?, by_rep(k)?);
+    Some(a.iter().filter_map(|(rep, x)| Some(((*x)?, (*b.get(rep)?)?))).collect())
 }
 
 /// Variant names of a run: its built variants, then any only seen in samples.

@@ -25,6 +25,13 @@ pub struct CompareOptions {
     /// Labels of the two sides in outputs (defaults: `run <id>`).
     pub reference_label: Option<String>,
     pub candidate_label: Option<String>,
+    /// Within one run ([`super::compare_variants`]): test each phase on the
+    /// per-repetition pairs (the reference and the candidate sample of the same
+    /// case and repetition, measured next to each other when the suite
+    /// interleaves) with the signed-rank test and a paired bootstrap, instead
+    /// of as two independent samples. Rows whose pairs are not one-to-one, or
+    /// too few, are tested unpaired.
+    pub paired: bool,
 }
 
 impl Default for CompareOptions {
@@ -39,6 +46,7 @@ impl Default for CompareOptions {
             allow_cross_testbed: false,
             reference_label: None,
             candidate_label: None,
+            paired: false,
         }
     }
 }

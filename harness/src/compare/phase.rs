@@ -19,6 +19,9 @@ pub(crate) struct PhaseData {
     pub cand_absent: Option<String>,
     pub ref_failed: usize,
     pub cand_failed: usize,
+    /// (reference, candidate) values of the same repetition, when the comparison is paired
+    /// and every repetition has exactly one sample a side.
+    pub pairs: Option<Vec<(f64, f64)>>,
 }
 
 /// The verdict rule. `regressed` / `improved` need a significant adjusted p-value (`q < alpha`)
@@ -45,6 +48,8 @@ struct Tested {
     p: f64,
     superiority: f64,
     threshold: f64,
+    /// Pairs tested, when tested paired.
+    pairs: Option<usize>,
 }
 
 /// Compares every phase of one (variant, case) family.
@@ -56,6 +61,13 @@ pub(crate) fn compare_family(
 ) -> Vec<PhaseComparison> {
     let mut rows = Vec::with_capacity(data.len());
     let mut tested: Vec<Option<Tested>> = Vec::with_capacity(data.len());
+    // Pairs are tested paired only when they are enough for the exact signed-rank test to reach
+    // the family's Bonferroni level at all (2 / 2^n <= alpha / m); fewer pairs have less power
+    // than the rank-sum test of the same samples, so they are tested unpaired. The choice
+    // depends on counts only, never on the outcome.
+    let min_pairs = opts.min_samples.max(stats::signed_rank::min_exact_pairs(
+        opts.alpha / data.len().max(1) as f64,
+    ));
     for d in &data {
         let mut row = base_row(variant, case, d, opts);
         let t = match untestable_reason(d, opts.min_samples) {
@@ -69,7 +81,7 @@ pub(crate) fn compare_family(
             }
             None => {
                 let label = format!("{variant}|{}|{}", case.label(), d.phase);
-                test_phase(d, opts, stats::derive_seed(opts.bootstrap_seed, &label))
+                test_phase(d, opts, min_pairs, stats::derive_seed(opts.bootstrap_seed, &label))
             }
         };
         if let Some(t) = &t {
@@ -80,6 +92,7 @@ pub(crate) fn compare_family(
             row.ci_high = finite(t.ci.high);
             row.p_value = t.p;
             row.threshold = t.threshold;
+            row.pairs = t.pairs;
         }
         rows.push(row);
         tested.push(t);
@@ -95,9 +108,10 @@ pub(crate) fn compare_family(
         row.verdict = decide(q, t.ci.low, t.ci.high, t.threshold, opts.alpha);
         let mut reason = None;
         if row.verdict == Verdict::Inconclusive {
-            let n = d.reference.len().min(d.candidate.len());
+            let n = t.pairs.unwrap_or_else(|| d.reference.len().min(d.candidate.len()));
             row.reps_needed = Some(stats::reps_needed(&Observed {
                 n,
+                paired: t.pairs.is_some(),
                 ratio: t.ratio,
                 ci_low: t.ci.low,
                 ci_high: t.ci.high,
@@ -147,6 +161,7 @@ fn base_row(variant: &str, case: &Case, d: &PhaseData, opts: &CompareOptions) ->
         verdict: Verdict::Inconclusive,
         reps_needed: None,
         note: None,
+        pairs: None,
     }
 }
 
@@ -174,9 +189,12 @@ fn untestable_reason(d: &PhaseData, min: usize) -> Option<String> {
     None
 }
 
-fn test_phase(d: &PhaseData, opts: &CompareOptions, seed: u64) -> Option<Tested> {
+fn test_phase(d: &PhaseData, opts: &CompareOptions, min_pairs: usize, seed: u64) -> Option<Tested> {
     let ref_median = stats::median(&d.reference)?;
     let cand_median = stats::median(&d.candidate)?;
+    if let Some(t) = test_paired(d, opts, min_pairs, seed, ref_median, cand_median) {
+        return Some(t);
+    }
     let ci = stats::median_ratio_ci(&d.reference, &d.candidate, opts.resamples, opts.confidence, seed)?;
     let mwu = stats::mann_whitney(&d.candidate, &d.reference)?;
     Some(Tested {
@@ -187,6 +205,36 @@ fn test_phase(d: &PhaseData, opts: &CompareOptions, seed: u64) -> Option<Tested>
         p: mwu.p_value,
         superiority: mwu.superiority,
         threshold: opts.thresholds.effective(&d.phase, ref_median),
+        pairs: None,
+    })
+}
+
+/// The paired test of a phase: per-pair log ratios, their median, a paired bootstrap interval
+/// and the signed-rank test. `None` (test unpaired) without pairs, with fewer than
+/// `min_pairs` of them, or with a zero value (no log ratio).
+fn test_paired(
+    d: &PhaseData,
+    opts: &CompareOptions,
+    min_pairs: usize,
+    seed: u64,
+    ref_median: f64,
+    cand_median: f64,
+) -> Option<Tested> {
+    let pairs = d.pairs.as_ref()?;
+    if pairs.len() < min_pairs || pairs.iter().any(|&(r, c)| !(r > 0.0 && c > 0.0)) {
+        return None;
+    }
+    let lr: Vec<f64> = pairs.iter().map(|&(r, c)| (c / r).ln()).collect();
+    let sr = stats::signed_rank(&lr)?;
+    Some(Tested {
+        ref_median,
+        cand_median,
+        ratio: stats::paired_ratio(&lr)?,
+        ci: stats::paired_ratio_ci(&lr, opts.resamples, opts.confidence, seed)?,
+        p: sr.p_value,
+        superiority: sr.superiority,
+        threshold: opts.thresholds.effective(&d.phase, ref_median),
+        pairs: Some(pairs.len()),
     })
 }
 

@@ -3,6 +3,8 @@
 //! - [`quantile`]: medians and quantiles.
 //! - [`mann_whitney`]: two-sided Mann-Whitney U test (exact, or normal approximation).
 //! - [`bootstrap`]: seeded bootstrap interval of the ratio of medians.
+//! - [`signed_rank`]: Wilcoxon signed-rank test and paired bootstrap interval, for samples
+//!   measured in interleaved pairs.
 //! - [`bh`]: Benjamini-Hochberg false-discovery-rate adjustment.
 //! - [`reps_needed`]: repetitions that would likely settle an inconclusive result.
 //! - [`noise`]: noise threshold of a phase from A/A samples (used by `calibrate`).
@@ -15,6 +17,7 @@ pub mod noise;
 pub mod quantile;
 pub mod reps_needed;
 pub mod rng;
+pub mod signed_rank;
 
 pub use bh::benjamini_hochberg;
 pub use bootstrap::{median_ratio_ci, ratio, RatioCi};
@@ -23,3 +26,4 @@ pub use noise::split_noise;
 pub use quantile::{median, quantile, quantile_sorted};
 pub use reps_needed::{reps_needed, Observed};
 pub use rng::{derive_seed, SeededRng};
+pub use signed_rank::{paired_ratio, paired_ratio_ci, signed_rank, SignedRankResult};

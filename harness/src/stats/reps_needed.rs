@@ -12,7 +12,9 @@
 //!    (the interval must fit in the band).
 //! 2. Significance, for a change only. Noether's (1987) formula for the Mann-Whitney test with
 //!    equal groups: `n = (z_{1-a/2} + z_power)^2 / (6 (P - 1/2)^2)` per side, where `P` is the
-//!    observed probability that a candidate value exceeds a reference value. It is also raised to
+//!    observed probability that a candidate value exceeds a reference value; for paired samples
+//!    (signed-rank test) `n = (z_{1-a/2} + z_power)^2 / (3 (P' - 1/2)^2)` pairs, where `P'` is the
+//!    share of positive Walsh averages of the differences. It is also raised to
 //!    the smallest `n` at which the exact test can reach `alpha / m` at all (`2 / C(2n, n)`), since
 //!    Benjamini-Hochberg over `m` phases may need that when only one phase moves.
 //!
@@ -37,8 +39,11 @@ pub struct Observed {
     pub confidence: f64,
     /// Relative threshold `t` of the band `[1 - t, 1 + t]`.
     pub threshold: f64,
-    /// Observed probability of superiority `U / (n1 n2)`.
+    /// Observed probability of superiority `U / (n1 n2)`; for paired samples the share of
+    /// positive Walsh averages of the differences.
     pub superiority: f64,
+    /// Paired samples (signed-rank test): `n` is the number of pairs.
+    pub paired: bool,
     pub alpha: f64,
     /// Number of phases tested together (Benjamini-Hochberg family size).
     pub family: usize,
@@ -87,14 +92,20 @@ pub fn reps_needed(o: &Observed) -> usize {
     let mut need = precision;
     if change {
         let eff = o.superiority - 0.5;
+        // Noether (1987): 6 (P - 1/2)^2 for the rank-sum test, 3 (P' - 1/2)^2 for signed ranks.
+        let k = if o.paired { 3.0 } else { 6.0 };
         let noether = if eff == 0.0 {
             f64::INFINITY
         } else {
-            (z_a + z_b).powi(2) / (6.0 * eff * eff)
+            (z_a + z_b).powi(2) / (k * eff * eff)
         };
-        need = need
-            .max(noether)
-            .max(min_exact_n(o.alpha / o.family.max(1) as f64) as f64);
+        let level = o.alpha / o.family.max(1) as f64;
+        let exact = if o.paired {
+            super::signed_rank::min_exact_pairs(level)
+        } else {
+            min_exact_n(level)
+        };
+        need = need.max(noether).max(exact as f64);
     }
     if !need.is_finite() || need >= MAX_REPS as f64 {
         return MAX_REPS;
@@ -130,6 +141,7 @@ mod tests {
             confidence: 0.95,
             threshold: 0.03,
             superiority,
+            paired: false,
             alpha: 0.05,
             family: 1,
         }
