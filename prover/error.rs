@@ -26,6 +26,8 @@ pub enum ProverError {
     BackendUnavailable(String),
     #[error("CUDA error {code}: {message}")]
     Gpu { code: i32, message: String },
+    #[error("real circuit: {0}")]
+    Real(String),
     #[error("internal error: {0}")]
     Internal(String),
     #[error("i/o error on {path}: {source}")]

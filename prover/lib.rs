@@ -9,6 +9,7 @@ pub mod error;
 pub mod gpu;
 pub mod groth16;
 pub mod phases;
+pub mod real;
 pub mod record;
 pub mod run;
 pub mod selftest;

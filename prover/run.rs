@@ -45,7 +45,7 @@ fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
     rep_circuits(&o.circuit, o.partitions, o.seed, rep).map_err(ProverError::UnknownPreset)
 }
 
-fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
+pub(crate) fn synth_all<C: Circuit>(cs: &[C], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
     // The size hint is a property of the shape (counted once per process,
     // then cached): its own phase, so `synthesis` measures synthesis alone.
     rec.time("size_hint", || {
@@ -64,7 +64,7 @@ fn synth_all(cs: &[PorepCircuit], rec: &Recorder) -> Result<(Vec<Synthesized>, A
     Ok((out, allocs))
 }
 
-fn circuit_info(o: &RunOpts, c: &PorepCircuit, s: &Synthesized) -> CircuitInfo {
+pub(crate) fn circuit_info<C: Circuit>(o: &RunOpts, c: &C, s: &Synthesized) -> CircuitInfo {
     let (z, one, other) = s.aux_classes();
     let frac = |d: &[bool]| {
         if d.is_empty() {
@@ -129,7 +129,7 @@ pub(crate) fn record(
     }
 }
 
-fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
+pub(crate) fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
     if build_info::backends().contains(&o.backend.as_str()) {
         Ok(())
     } else {
@@ -138,7 +138,7 @@ fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
 }
 
 /// Dispatches to the backend named in `o` (checked by `check_backend`).
-fn prove_on_backend(
+pub(crate) fn prove_on_backend(
     o: &RunOpts,
     params: &Params,
     synths: &[Synthesized],
@@ -207,7 +207,7 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         if o.backend == "bellperson" {
-            sink(prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?)?;
+            sink(prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0)?;
             continue;
         }
         let rec = Recorder::with_delays(o.delays.clone());
@@ -238,13 +238,13 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
 /// come from our engine's synthesis of the same circuits, done before the
 /// timed region and not counted in it; the allocation counters cover
 /// `bellperson_prove`, bellperson's synthesis being inseparable from it.
-fn prove_rep_bellperson(
+pub(crate) fn prove_rep_bellperson<C: Circuit>(
     o: &RunOpts,
     rep: usize,
-    cs: &[PorepCircuit],
+    cs: &[C],
     params: &Params,
     rng: &mut rand_chacha::ChaCha20Rng,
-) -> Result<Record, ProverError> {
+) -> Result<(Record, Vec<crate::groth16::Proof>), ProverError> {
     let info = {
         let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
         circuit_info(o, &cs[0], &s)
@@ -266,5 +266,5 @@ fn prove_rep_bellperson(
     r.allocations_phase = crate::bellperson_backend::PROVE_PHASE.into();
     r.verified = verified;
     r.check_phases()?;
-    Ok(r)
+    Ok((r, proofs))
 }

@@ -7,7 +7,7 @@ use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
 use phaseline_prover::record::Record;
 use phaseline_prover::run::{run_prove, run_synth, RunOpts};
 use phaseline_prover::setup::runner::{run_setup, Generator, SetupOpts};
-use phaseline_prover::{build_info, ProverError};
+use phaseline_prover::{build_info, real, ProverError};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -35,6 +35,8 @@ enum Cmd {
     Prove(ProveArgs),
     /// Make and cache the parameters of a preset.
     Setup(SetupArgs),
+    /// Seal seeded random data and write its C1 output (filecoin-proofs' JSON).
+    C1(C1Args),
     /// Build facts: features, fingerprint, commit, backends.
     Info {
         #[arg(long)]
@@ -44,9 +46,15 @@ enum Cmd {
 
 #[derive(Args, Clone)]
 struct Common {
-    /// Circuit preset: tiny, small, medium, large, xl, xxl, porep-32g.
+    /// Circuit preset: tiny, small, medium, large, xl, xxl, porep-32g, or a real
+    /// PoRep circuit porep-real:2KiB|8MiB|512MiB (its C1 output made from --seed
+    /// and cached in the parameter directory unless --c1 is given).
     #[arg(long, default_value = "tiny")]
     circuit: String,
+    /// Prove the real circuit of this C1 output: filecoin-proofs' JSON of
+    /// `SealCommitPhase1Output` or the lotus-bench / curio C2 input file.
+    #[arg(long, value_name = "FILE")]
+    c1: Option<PathBuf>,
     #[arg(long, default_value_t = 1)]
     partitions: usize,
     #[arg(long, default_value_t = 1)]
@@ -83,6 +91,19 @@ struct ProveArgs {
     /// BYTES per batch, to check that a CUDA failure surfaces as an error.
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
     inject_gpu_alloc: u64,
+}
+
+#[derive(Args)]
+struct C1Args {
+    /// Sector size: 2KiB, 8MiB or 512MiB.
+    #[arg(long)]
+    sector_size: String,
+    /// Output file (written atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// Seed of the data, prover id, sector id, ticket and challenge seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args)]
@@ -148,6 +169,21 @@ fn opts(c: &Common, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: 
     })
 }
 
+/// Run options for a real circuit: `--partitions` comes from the sector, and
+/// with `--c1` the default circuit name stands for "whatever the file holds".
+fn real_opts(mut o: RunOpts, c: &Common) -> Result<RunOpts> {
+    if c.partitions != 1 {
+        bail!("--partitions does not apply to real circuits (the sector size fixes it)");
+    }
+    if !real::is_real(&o.circuit) {
+        if o.circuit != "tiny" {
+            bail!("--c1 proves a real circuit; --circuit `{}` is a preset", o.circuit);
+        }
+        o.circuit = real::PREFIX.into();
+    }
+    Ok(o)
+}
+
 /// Writes each record as one JSON line, flushed at once.
 struct Sink(Option<BufWriter<File>>);
 
@@ -201,13 +237,27 @@ fn dispatch(cli: Cli) -> Result<()> {
         Cmd::Synth(c) => {
             let o = opts(&c, "cpu", params_dir(None), None, false)?;
             let mut sink = Sink::open(&c.json)?;
-            run_synth(&o, &mut |r| sink.put(r))?;
+            if c.c1.is_some() || real::is_real(&c.circuit) {
+                let o = real_opts(o, &c)?;
+                real::run_synth_real(&o, c.c1.as_deref(), &mut |r| sink.put(r))?;
+            } else {
+                run_synth(&o, &mut |r| sink.put(r))?;
+            }
         }
         Cmd::Prove(p) => {
             let mut o = opts(&p.common, &p.backend, params_dir(p.params_dir), p.params, !p.no_verify)?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
             let mut sink = Sink::open(&p.common.json)?;
-            run_prove(&o, &mut |r| sink.put(r))?;
+            if p.common.c1.is_some() || real::is_real(&p.common.circuit) {
+                let o = real_opts(o, &p.common)?;
+                real::run_prove_real(&o, p.common.c1.as_deref(), &mut |r| sink.put(r))?;
+            } else {
+                run_prove(&o, &mut |r| sink.put(r))?;
+            }
+        }
+        Cmd::C1(a) => {
+            let sector = phaseline_real::Sector::parse(&a.sector_size)?;
+            real::make_c1(sector, a.seed, &a.out)?;
         }
         Cmd::Setup(s) => {
             let generator = match s.generator.as_str() {

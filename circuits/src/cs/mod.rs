@@ -18,9 +18,10 @@ pub enum CsError {
     Bellpepper(String),
 }
 
-/// A rank-1 constraint system. Values are given eagerly as `Option`s; a system
+/// A rank-1 constraint system (`Send`, as bellpepper's systems are, so a
+/// bellpepper circuit can run on it). Values are given eagerly as `Option`s; a system
 /// that only records the shape ignores them.
-pub trait Cs {
+pub trait Cs: Send {
     /// Allocates an auxiliary (private) variable.
     fn alloc(&mut self, value: Option<Fr>) -> Result<Var, CsError>;
     /// Allocates a public input.

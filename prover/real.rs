@@ -1,0 +1,215 @@
+//! The real Filecoin PoRep C2 workload (`porep-real:SIZE`): each partition's
+//! circuit of a C1 output, built by filecoin-proofs through `phaseline-real`
+//! and proven as one batch by our engine exactly as a preset is, with the
+//! same phases and records. Every proof is verified twice: by our verifier
+//! and by filecoin-proofs' own seal verification; either failing is an error.
+//!
+//! Without `--c1`, the C1 output of the run's seed is made once and cached
+//! in the parameter directory (`c1-porep-real-SIZE-seedS.json`), so a suite
+//! can name `porep-real:2KiB` like any preset.
+
+use crate::cpu::ntt::Domain;
+use crate::cs::Circuit;
+use crate::error::ProverError;
+use crate::groth16::params::{load_or_generate, Expected};
+use crate::groth16::verify::verify_all;
+use crate::groth16::Params;
+use crate::phases::Recorder;
+use crate::record::Record;
+use crate::run::{check_backend, circuit_info, prove_on_backend, prove_rep_bellperson, record, synth_all, RunOpts};
+use crate::synth::synthesize;
+use blstrs::Scalar as Fr;
+use ff::Field;
+use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The preset-style name prefix of real circuits.
+pub const PREFIX: &str = "porep-real:";
+
+/// Whether a circuit name names a real circuit.
+pub fn is_real(circuit: &str) -> bool {
+    circuit.starts_with(PREFIX)
+}
+
+/// The preset-style name of a real circuit of `sector`.
+pub fn name_of(sector: Sector) -> String {
+    format!("{PREFIX}{}", sector.name())
+}
+
+impl From<RealError> for ProverError {
+    fn from(e: RealError) -> Self {
+        match e {
+            RealError::Io { path, source } => ProverError::Io { path, source },
+            e => ProverError::Real(e.to_string()),
+        }
+    }
+}
+
+/// The cached C1 file of a sector and seed.
+pub fn c1_cache_path(dir: &Path, sector: Sector, seed: u64) -> PathBuf {
+    dir.join(format!("c1-porep-real-{}-seed{seed}.json", sector.name()))
+}
+
+/// Seals seeded random data and writes its C1 output to `out` (atomically).
+pub fn make_c1(sector: Sector, seed: u64, out: &Path) -> Result<(), ProverError> {
+    let c1 = phaseline_real::c1::seal_c1(sector, seed)?;
+    phaseline_real::c1::write_c1(&c1, out)?;
+    Ok(())
+}
+
+/// The C1 output of a run: `--c1 FILE` when given (its size must match the
+/// circuit's name unless the name is just the prefix), else the cached or
+/// freshly made one of the run's seed.
+pub fn resolve_c1(o: &RunOpts, c1: Option<&Path>) -> Result<C1, ProverError> {
+    let named = o.circuit.strip_prefix(PREFIX).filter(|s| !s.is_empty());
+    let named = named.map(Sector::parse).transpose()?;
+    let c1 = match c1 {
+        Some(p) => read_c1(p)?,
+        None => {
+            let sector = named.ok_or_else(|| {
+                ProverError::InvalidArgument(format!("`{}`: name a sector size or give --c1", o.circuit))
+            })?;
+            let path = c1_cache_path(&o.params_dir, sector, o.seed);
+            if !path.exists() {
+                std::fs::create_dir_all(&o.params_dir)
+                    .map_err(|e| ProverError::io(o.params_dir.display().to_string(), e))?;
+                make_c1(sector, o.seed, &path)?;
+            }
+            read_c1(&path)?
+        }
+    };
+    if let Some(s) = named {
+        if s != c1.sector {
+            return Err(ProverError::InvalidArgument(format!(
+                "circuit `{}` but the C1 output is of a {} sector",
+                o.circuit,
+                c1.sector.name()
+            )));
+        }
+    }
+    Ok(c1)
+}
+
+/// Opts with the circuit named after the C1 output's sector and one entry
+/// per partition.
+fn real_opts(o: &RunOpts, c1: &C1) -> RunOpts {
+    RunOpts {
+        circuit: name_of(c1.sector),
+        partitions: c1.sector.partitions(),
+        ..o.clone()
+    }
+}
+
+/// The circuits of every partition, each public-input vector checked against
+/// what our synthesis of a first partition yields later (see `check_inputs`).
+fn circuits(c1: &C1) -> Result<Vec<RealCircuit>, ProverError> {
+    Ok(partition_circuits(c1)?)
+}
+
+/// Our synthesis's public inputs must equal filecoin-proofs' derivation.
+fn check_inputs(cs: &[RealCircuit], synths: &[crate::synth::Synthesized]) -> Result<(), ProverError> {
+    for (k, (c, s)) in cs.iter().zip(synths).enumerate() {
+        if c.public_inputs() != s.inputs[1..] {
+            return Err(ProverError::Real(format!(
+                "partition {k}: the circuit's public inputs differ from filecoin-proofs' generate_public_inputs"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Parameters of the real circuit: `--params FILE` (an official Filecoin
+/// parameter file of that sector size, or any of ours), else the cache,
+/// else our setup from the recorded shape of the compound proof's blank
+/// circuit (shape and parameters cached by sector size and porep id).
+pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<Params, ProverError> {
+    let s = synthesize(first, None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
+    let d =
+        Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
+    let blank = blank_circuit(sector)?;
+    let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
+    let (p, _, _) = load_or_generate(
+        &blank,
+        &o.params_dir,
+        o.params_file.as_deref(),
+        &Expected::of(&s, d.n),
+        fixed_base,
+    )?;
+    Ok(p)
+}
+
+/// Synthesis only, as `run_synth` for presets.
+pub fn run_synth_real(
+    o: &RunOpts,
+    c1: Option<&Path>,
+    sink: &mut dyn FnMut(Record) -> Result<(), ProverError>,
+) -> Result<(), ProverError> {
+    let c1 = resolve_c1(o, c1)?;
+    let o = &real_opts(o, &c1);
+    for rep in 0..o.warmup + o.reps {
+        let cs = circuits(&c1)?;
+        let rec = Recorder::with_delays(o.delays.clone());
+        let t = Instant::now();
+        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        check_inputs(&cs, &synths)?;
+        let info = circuit_info(o, &cs[0], &synths[0]);
+        let r = record(o, "synth", rep, rep < o.warmup, info, rec, total, allocs);
+        r.check_phases()?;
+        sink(r)?;
+    }
+    Ok(())
+}
+
+/// Proofs of every partition as one batch, verified by us and by
+/// filecoin-proofs (phases `verify` and `verify_filecoin`) unless disabled.
+pub fn run_prove_real(
+    o: &RunOpts,
+    c1: Option<&Path>,
+    sink: &mut dyn FnMut(Record) -> Result<(), ProverError>,
+) -> Result<(), ProverError> {
+    check_backend(o)?;
+    let c1 = resolve_c1(o, c1)?;
+    let o = &real_opts(o, &c1);
+    let params = real_params(o, c1.sector, &circuits(&c1)?[0])?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
+    for rep in 0..o.warmup + o.reps {
+        let cs = circuits(&c1)?;
+        if o.backend == "bellperson" {
+            let (r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
+            // Checked by our verifier inside; filecoin-proofs' check follows,
+            // outside the record's phases (bellperson's record has one phase).
+            if o.verify {
+                phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)?;
+            }
+            sink(r)?;
+            continue;
+        }
+        let rec = Recorder::with_delays(o.delays.clone());
+        let t = Instant::now();
+        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let rs: Vec<(Fr, Fr)> = (0..synths.len())
+            .map(|_| (Fr::random(&mut rng), Fr::random(&mut rng)))
+            .collect();
+        let proofs = prove_on_backend(o, &params, &synths, &rs, &rec)?;
+        let verified = if o.verify {
+            let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
+            rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
+            rec.time("verify_filecoin", || {
+                phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)
+            })?;
+            Some(true)
+        } else {
+            None
+        };
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        check_inputs(&cs, &synths)?;
+        let info = circuit_info(o, &cs[0], &synths[0]);
+        let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
+        r.verified = verified;
+        r.check_phases()?;
+        sink(r)?;
+    }
+    Ok(())
+}
