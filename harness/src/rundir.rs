@@ -57,6 +57,11 @@ pub fn validate(run: &Run) -> Result<(), String> {
         if s.phases.values().any(|v| !v.is_finite()) {
             return Err(format!("sample {i} has a non-finite phase time"));
         }
+        if let Some((name, ms)) = s.phases.iter().find(|(_, v)| **v > crate::record::MAX_PLAUSIBLE_MS) {
+            return Err(format!(
+                "sample {i} has phase `{name}` of {ms:e} ms, more than a week: an absurd duration, refused"
+            ));
+        }
     }
     Ok(())
 }

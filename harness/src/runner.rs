@@ -481,9 +481,9 @@ impl<'a> Session<'a> {
                 if t.block {
                     "all reps".to_string()
                 } else if t.warmup {
-                    format!("warm-up {}", t.rep + 1)
+                    format!("warm-up {}", t.rep)
                 } else {
-                    format!("rep {}", t.rep + 1)
+                    format!("rep {}", t.rep)
                 }
             );
             bar.start(&what);

@@ -171,6 +171,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         force: false,
         baseline: None,
         allow_cross_testbed: false,
+        allow_feature_mismatch: false,
         format: "table".into(),
         inject_delay: Vec::new(),
         sample_ms: 100,
@@ -313,6 +314,9 @@ fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> 
         )
     });
     opts.candidate_label = Some(format!("run {}", run.id));
+    // A variant whose features changed since the baseline is judged and named as the suspect
+    // in the night's next steps (see `nightly_steps`), so the night does not refuse it.
+    opts.allow_feature_mismatch = true;
     // Tonight's runner and its reference are measured in interleaved pairs: judge the pairs.
     opts.paired = true;
     opts
@@ -345,21 +349,24 @@ fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<Stri
             .filter(|c| !have_c.contains(c))
             .map(|(s, c)| format!("case {s}/{c}")),
     );
-    let no_variant = spec.variants.iter().all(|v| !have_v.contains(&v.name));
-    let no_case = want_c.iter().all(|c| !have_c.contains(c));
-    if no_variant || no_case {
-        let cases: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
-        return Err(HarnessError::Invalid(format!(
-            "baseline `{}` of testbed {} holds variants [{}] and cases [{}]: nothing in common with tonight's \
-             selection, so nothing could be judged; pick another --baseline NAME (its first night saves it) \
-             or replace this one with `phaseline baseline save {} --from RUN --force`",
-            b.name,
-            b.run.testbed.key,
-            have_v.join(", "),
-            cases.join(", "),
+    let have: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+    let want: Vec<String> = want_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+    let names: Vec<String> = spec.variants.iter().map(|v| v.name.clone()).collect();
+    crate::compare::common::require_common(
+        (
+            &format!("baseline `{}` of testbed {}", b.name, b.run.testbed.key),
+            &crate::compare::common::Coverage::product(&have_v, &have),
+        ),
+        (
+            "tonight's selection",
+            &crate::compare::common::Coverage::product(&names, &want),
+        ),
+        &format!(
+            "pick another --baseline NAME (its first night saves it) or replace this one with \
+             `phaseline baseline save {} --from RUN --force`",
             b.name
-        )));
-    }
+        ),
+    )?;
     Ok(missing)
 }
 

@@ -102,6 +102,10 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
             s.interleave = i;
         }
     }
+    for (name, s) in &suites {
+        crate::config::check_counts(name, s)
+            .map_err(|e| HarnessError::Invalid(format!("{e} (from the command line or the config)")))?;
+    }
     let specs = if a.v.variants.is_empty() {
         cfg.default.variants.clone()
     } else {
