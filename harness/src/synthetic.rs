@@ -186,6 +186,7 @@ impl SyntheticRun {
                 .collect(),
             cases,
             samples,
+            incomplete: None,
         }
     }
 

@@ -291,6 +291,7 @@ impl<'a> Judge<'a> {
             variants: built,
             cases,
             samples,
+            incomplete: None,
         }
     }
 
