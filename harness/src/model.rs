@@ -203,6 +203,9 @@ pub struct Run {
     pub variants: Vec<BuiltVariant>,
     pub cases: Vec<Case>,
     pub samples: Vec<Sample>,
+    /// Why the run holds fewer samples than planned (an interrupt); `None` when complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 impl Run {
@@ -256,6 +259,7 @@ impl Run {
                 .cloned()
                 .collect(),
             samples: self.samples.iter().filter(|s| keep(&s.variant)).cloned().collect(),
+            incomplete: None,
             ..self.clone()
         }
     }

@@ -187,6 +187,7 @@ impl SyntheticRun {
                 .collect(),
             cases,
             samples,
+            incomplete: None,
         }
     }
 

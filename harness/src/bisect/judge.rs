@@ -292,6 +292,7 @@ impl<'a> Judge<'a> {
             variants: built,
             cases,
             samples,
+            incomplete: None,
         }
     }
 

@@ -200,6 +200,7 @@ impl Measurer for MockMeasurer {
             variants: built,
             cases: vec![self.case.clone()],
             samples,
+            incomplete: None,
         })
     }
 }

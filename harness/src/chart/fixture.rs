@@ -133,6 +133,7 @@ pub fn run(id: &str, variants: &[(&str, Option<(&str, f64)>)], reps: usize, seed
             .collect(),
         cases: vec![case()],
         samples,
+        incomplete: None,
     }
 }
 

@@ -234,7 +234,6 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     }
     let mut session = Session::start(&spec)?;
     let started = std::time::Instant::now();
-    session.measure_all()?;
     let runs_dir = cfg.resolve(&cfg.runs_dir);
     let dir_of = |id: &str| {
         a.out
@@ -242,6 +241,11 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
             .join("run")
     };
+    let journal_dir = dir_of(&session.run().id);
+    session.journal_to(&journal_dir)?;
+    if let Err(e) = session.measure_all() {
+        return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
+    }
     let first_pass = session.run();
     let (run, settled) = match &stored {
         Some(b) if first_pass.samples.iter().all(|s| s.ok) => {
@@ -256,19 +260,16 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             match settle::settle(&mut session, &choices, &round, &judge_run, budget, started) {
                 Ok((run, cmp, rep)) => (run, Some((cmp, rep))),
                 Err(e) => {
-                    // Whatever was measured is kept before the error ends the night.
-                    let run = session.run();
-                    let dir = dir_of(&run.id);
-                    crate::rundir::save_run(&dir, &run)?;
-                    eprintln!("nightly: the measured run is kept in {}", dir.display());
-                    return Err(e);
+                    // Whatever was measured is kept (as an incomplete run) before the error ends the night.
+                    return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
                 }
             }
         }
         _ => (first_pass, None),
     };
+    session.finish_journal()?;
     let run_dir = dir_of(&run.id);
-    crate::rundir::save_run(&run_dir, &run)?;
+    crate::rundir::save_run(&run_dir, &run).map_err(|e| crate::commands::run::kept_in_journal(&session, e))?;
     print!("{}", crate::commands::compare::summary_table(&run)?);
     println!("run saved in {}", run_dir.display());
     let out = run_dir
