@@ -8,6 +8,7 @@ use crate::error::HarnessError;
 use crate::model::{BuiltVariant, Variant};
 use phaseline_fingerprint::{fingerprint, BuildKey};
 use serde::Deserialize;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -202,15 +203,36 @@ fn cargo_build(s: &BuildSettings, v: &Variant) -> Result<PathBuf, HarnessError> 
     if v.is_cuda() {
         cmd.env(phaseline_fingerprint::CUDA_ARCHS_ENV, s.cuda_archs()?);
     }
+    let dir = if s.profile == "dev" {
+        "debug"
+    } else {
+        s.profile.as_str()
+    };
+    let out = s.target_dir.join(dir).join(RUNNER);
     cmd.arg("--target-dir")
         .arg(&s.target_dir)
         .current_dir(&s.root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::from(log2));
-    let status = cmd
-        .status()
+        .stderr(Stdio::from(log2))
+        .process_group(0);
+    // The workspace's own runner binary is set aside and put back after the
+    // build, so it never silently becomes this variant.
+    let _kept = KeptBinary::set_aside(&out)?;
+    let mut child = cmd
+        .spawn()
         .map_err(|e| HarnessError::io(format!("cannot start `{}` to build variant `{}`", s.cargo, v.name), e))?;
+    // cargo and the rustc processes it starts share this group: an interrupt ends them all.
+    let group = crate::interrupt::GroupGuard::new(child.id() as i32);
+    let status = child
+        .wait()
+        .map_err(|e| HarnessError::io(format!("waiting for the build of variant `{}`", v.name), e))?;
+    drop(group);
+    if let Some(sig) = crate::interrupt::received() {
+        // SAFETY: signals only the build's own group, by id (leftover rustc processes).
+        unsafe { libc::killpg(child.id() as i32, libc::SIGKILL) };
+        return Err(HarnessError::Interrupted(sig));
+    }
     if !status.success() {
         let mut log = log;
         let tail = log_tail(&mut log, 20);
@@ -220,12 +242,52 @@ fn cargo_build(s: &BuildSettings, v: &Variant) -> Result<PathBuf, HarnessError> 
             v.feature_list()
         )));
     }
-    let dir = if s.profile == "dev" {
-        "debug"
-    } else {
-        s.profile.as_str()
-    };
-    Ok(s.target_dir.join(dir).join(RUNNER))
+    // The variant's binary goes to a private file before the workspace's is put back.
+    let private = out.with_file_name(format!(".{RUNNER}.variant-{}", std::process::id()));
+    std::fs::rename(&out, &private)
+        .map_err(|e| HarnessError::io(format!("cannot move the built runner {}", out.display()), e))?;
+    Ok(private)
+}
+
+/// The workspace's runner binary, moved aside during a variant build and put
+/// back (or, when there was none, the variant's removed) when dropped.
+struct KeptBinary {
+    path: PathBuf,
+    aside: Option<PathBuf>,
+    _hard_exit: Option<crate::interrupt::PutBack>,
+}
+
+impl KeptBinary {
+    fn set_aside(path: &Path) -> Result<KeptBinary, HarnessError> {
+        let aside = path.with_file_name(format!(".{RUNNER}.workspace-{}", std::process::id()));
+        let moved = match std::fs::rename(path, &aside) {
+            Ok(()) => Some(aside),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(HarnessError::io(format!("cannot set aside {}", path.display()), e)),
+        };
+        Ok(KeptBinary {
+            path: path.to_path_buf(),
+            _hard_exit: moved
+                .clone()
+                .map(|a| crate::interrupt::PutBack::new(a, path.to_path_buf())),
+            aside: moved,
+        })
+    }
+}
+
+impl Drop for KeptBinary {
+    fn drop(&mut self) {
+        match &self.aside {
+            Some(a) => {
+                if let Err(e) = std::fs::rename(a, &self.path) {
+                    eprintln!("warning: cannot put {} back: {e}", self.path.display());
+                }
+            }
+            None => {
+                let _ = std::fs::remove_file(&self.path);
+            }
+        }
+    }
 }
 
 fn log_tail(f: &mut std::fs::File, lines: usize) -> String {
@@ -284,11 +346,14 @@ pub fn prepare(s: &BuildSettings, v: &Variant, say: &mut dyn FnMut(String)) -> R
     ));
     let built = cargo_build(s, v)?;
     verify(&built, v, Some(&fp)).map_err(|e| {
+        let _ = std::fs::remove_file(&built);
         HarnessError::Invalid(format!(
             "{e} (did sources change during the build? build again with a clean tree)"
         ))
     })?;
-    install(&built, &cached)?;
+    let installed = install(&built, &cached);
+    let _ = std::fs::remove_file(&built);
+    installed?;
     Ok(BuiltVariant {
         variant: v.clone(),
         fingerprint: fp,
@@ -316,6 +381,9 @@ pub fn prepare_all(
     let mut ok = Vec::new();
     let mut failed = Vec::new();
     for v in vs {
+        if crate::interrupt::received().is_some() {
+            break;
+        }
         match prepare(s, v, say) {
             Ok(b) => ok.push(b),
             Err(e) => failed.push((v.name.clone(), e)),

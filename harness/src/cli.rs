@@ -103,6 +103,9 @@ pub struct RunArgs {
     /// Allow comparing against a baseline of another testbed (flagged in every output).
     #[arg(long)]
     pub allow_cross_testbed: bool,
+    /// Allow comparing against baseline variants built with other cargo features.
+    #[arg(long)]
+    pub allow_feature_mismatch: bool,
     /// Output format of comparisons: table, json, csv, markdown.
     #[arg(long, default_value = "table")]
     pub format: String,

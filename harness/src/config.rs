@@ -262,6 +262,33 @@ fn default_params() -> String {
     "params".into()
 }
 
+/// Most repetitions (measured, warm-up or in-process warm-up) one suite may ask for: far beyond
+/// any useful sample, yet small enough that counts never overflow.
+pub const MAX_REPETITIONS: usize = 100_000;
+
+/// Most partitions of one case (a 32 GiB PoRep sector has 10).
+pub const MAX_PARTITIONS: usize = 64;
+
+/// Refuses zero measured repetitions and absurd counts of suite `name` (config or command line).
+pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
+    let k = |f: &str| format!("suites.{name}.{f}");
+    if s.reps == 0 {
+        return Err(bad(&k("reps"), "must be at least 1"));
+    }
+    for (field, n) in [("reps", s.reps), ("warmup", s.warmup), ("inner_warmup", s.inner_warmup)] {
+        if n > MAX_REPETITIONS {
+            return Err(bad(
+                &k(field),
+                format!("{n} is more than {MAX_REPETITIONS} repetitions"),
+            ));
+        }
+    }
+    if let Some(p) = s.partitions.iter().find(|p| **p > MAX_PARTITIONS) {
+        return Err(bad(&k("partitions"), format!("{p} is more than {MAX_PARTITIONS}")));
+    }
+    Ok(())
+}
+
 fn bad(key: &str, msg: impl std::fmt::Display) -> HarnessError {
     HarnessError::Invalid(format!("config key `{key}`: {msg}"))
 }
@@ -318,7 +345,21 @@ impl Config {
         if !(self.thresholds.floor_ms.is_finite() && self.thresholds.floor_ms >= 0.0) {
             return Err(bad("thresholds.floor_ms", "must be a number of milliseconds >= 0"));
         }
+        let required: Vec<&str> = self
+            .suites
+            .values()
+            .flat_map(|s| s.required_phases.iter().map(String::as_str))
+            .collect();
         for (p, t) in &self.thresholds.phases {
+            if !crate::phases::is_known(p, &required) {
+                return Err(bad(
+                    &format!("thresholds.phases.{p}"),
+                    format!(
+                        "`{p}` is not a phase (known: {})",
+                        crate::phases::KNOWN_PHASES.join(", ")
+                    ),
+                ));
+            }
             check_threshold(&format!("thresholds.phases.{p}"), *t)?;
         }
         for key in [("baselines_dir", &self.baselines_dir), ("runs_dir", &self.runs_dir)] {
@@ -372,9 +413,7 @@ impl Config {
             if s.partitions.is_empty() || s.partitions.contains(&0) {
                 return Err(bad(&k("partitions"), "needs values of at least 1"));
             }
-            if s.reps == 0 {
-                return Err(bad(&k("reps"), "must be at least 1"));
-            }
+            check_counts(name, s)?;
             if !(s.timeout_s > 0.0 && s.timeout_s.is_finite()) {
                 return Err(bad(&k("timeout_s"), "must be a positive number of seconds"));
             }

@@ -27,6 +27,9 @@ pub enum HarnessError {
     },
     #[error("{0}")]
     Invalid(String),
+    /// SIGINT or SIGTERM arrived; the command stopped at its next step.
+    #[error("interrupted by {} (exit code {})", crate::interrupt::name(*.0), crate::interrupt::exit_code(*.0))]
+    Interrupted(i32),
 }
 
 impl HarnessError {

@@ -1,5 +1,8 @@
 //! Runs one child in its own process group with a timeout. On timeout the whole
 //! group is ended by its id (SIGTERM, then SIGKILL); nothing is ever killed by name.
+//! While it runs the group is registered with [`crate::interrupt`], so an
+//! interrupt ends it too; after it, processes that left the group are found
+//! and ended by [`crate::orphans`].
 
 use crate::error::HarnessError;
 use crate::model::MemPoint;
@@ -9,7 +12,6 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 /// Bytes of stderr kept for a failed sample.
@@ -44,16 +46,27 @@ pub struct Outcome {
     /// The child's process group id (= its pid).
     pub pgid: i32,
     pub memory: Vec<MemPoint>,
+    /// Processes that left the group and outlived the child; ended by pid.
+    pub orphans: Vec<crate::orphans::Orphan>,
 }
 
 impl Outcome {
     pub fn success(&self) -> bool {
-        self.status == Status::Exited(0)
+        self.status == Status::Exited(0) && self.orphans.is_empty()
     }
 
     /// One-line reason for a failure, with the stderr tail.
     pub fn failure(&self, timeout: Duration) -> String {
         let what = match self.status {
+            Status::Exited(0) if !self.orphans.is_empty() => format!(
+                "runner left {} process(es) outside its process group, ended by pid: {}",
+                self.orphans.len(),
+                self.orphans
+                    .iter()
+                    .map(|o| o.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Status::Exited(c) => format!("runner exited with status {c}"),
             Status::Signaled(s) => format!("runner killed by signal {s}"),
             Status::TimedOut => format!(
@@ -71,26 +84,9 @@ impl Outcome {
     }
 }
 
-/// Process group of the child now running, for the interrupt handler (0 = none).
-static CURRENT_GROUP: AtomicI32 = AtomicI32::new(0);
-
-extern "C" fn on_interrupt(sig: libc::c_int) {
-    let g = CURRENT_GROUP.load(Ordering::SeqCst);
-    if g > 0 {
-        // SAFETY: killpg and _exit are async-signal-safe.
-        unsafe { libc::killpg(g, libc::SIGKILL) };
-    }
-    unsafe { libc::_exit(128 + sig) };
-}
-
-/// Ends the running child's group when the harness is interrupted (Ctrl-C, SIGTERM).
+/// Ends the running children's groups when the harness is interrupted (see [`crate::interrupt`]).
 pub fn install_interrupt_handler() {
-    let h = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: installing a handler that only calls async-signal-safe functions.
-    unsafe {
-        libc::signal(libc::SIGINT, h);
-        libc::signal(libc::SIGTERM, h);
-    }
+    crate::interrupt::install();
 }
 
 /// True while any process of group `pgid` exists.
@@ -156,7 +152,7 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
         .spawn()
         .map_err(|e| HarnessError::io(format!("cannot start runner {}", job.program.display()), e))?;
     let pgid = child.id() as i32;
-    CURRENT_GROUP.store(pgid, Ordering::SeqCst);
+    let registered = crate::interrupt::GroupGuard::new(pgid);
     let monitor = job.sample_every.map(|every| Monitor::start(child.id(), every));
     let status = loop {
         match child.try_wait() {
@@ -176,7 +172,6 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
             Err(e) => {
                 end_group(pgid, &mut child);
                 let _ = child.wait();
-                CURRENT_GROUP.store(0, Ordering::SeqCst);
                 return Err(HarnessError::io("waiting for the runner", e));
             }
         }
@@ -186,13 +181,18 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
     if group_alive(pgid) {
         end_group(pgid, &mut child);
     }
-    CURRENT_GROUP.store(0, Ordering::SeqCst);
+    drop(registered);
     let memory = monitor.map(Monitor::stop).unwrap_or_default();
+    let orphans = crate::orphans::end_orphans(&crate::interrupt::registered());
+    if let Some(sig) = crate::interrupt::received() {
+        return Err(HarnessError::Interrupted(sig));
+    }
     Ok(Outcome {
         status,
         wall_ms,
         stderr_tail: tail(&mut err),
         pgid,
         memory,
+        orphans,
     })
 }

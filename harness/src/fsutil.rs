@@ -1,8 +1,13 @@
 //! Atomic file writes: a temporary file in the same directory, synced, then renamed.
+//! Files get mode 0644 (less the umask), as any other tool's output would, not the
+//! temporary file's private 0600.
 
 use crate::error::HarnessError;
 use std::io::Write;
 use std::path::Path;
+
+/// Mode of every output file before the umask: owner writes, everyone reads.
+pub const OUTPUT_MODE: u32 = 0o644;
 
 /// Writes `bytes` to `path` so readers see the old file or the whole new one, never a part.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
@@ -12,7 +17,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
     };
     std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(format!("cannot create {}", dir.display()), e))?;
     let ctx = || format!("cannot write {}", path.display());
-    let mut tmp = tempfile::Builder::new()
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(OUTPUT_MODE));
+    }
+    let mut tmp = builder
         .prefix(".phaseline-")
         .tempfile_in(dir)
         .map_err(|e| HarnessError::io(ctx(), e))?;
@@ -40,4 +51,26 @@ pub fn json_problem(what: &str, e: &serde_json::Error) -> HarnessError {
         "does not have the expected schema"
     };
     HarnessError::Invalid(format!("{what} {kind} ({e})"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn written_files_are_readable_by_others() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.json");
+        super::write_atomic(&p, b"{}").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        // The umask may take bits away from 0644, never leave the file owner-only.
+        assert_eq!(mode & 0o600, 0o600, "{mode:o}");
+        // SAFETY: umask only reads and sets this process's file-creation mask.
+        let umask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        assert_eq!(mode, super::OUTPUT_MODE & !(umask as u32), "{mode:o}");
+    }
 }

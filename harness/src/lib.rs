@@ -16,6 +16,7 @@
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
 //! - `output`: export formats of comparisons and run summaries (`summary`).
 //! - `synthetic`: synthetic runs for tests and mocks.
+//! - `phases`: the phase vocabulary of prover records.
 
 pub mod baseline;
 pub mod bisect;
@@ -29,9 +30,13 @@ pub mod error;
 pub mod exec;
 pub mod fsutil;
 pub mod gpu;
+pub mod interrupt;
+pub mod journal;
 pub mod model;
 pub mod monitor;
+pub mod orphans;
 pub mod output;
+pub mod phases;
 pub mod progress;
 pub mod provenance;
 pub mod record;

@@ -9,6 +9,10 @@ fn main() {
     let cli = Cli::parse();
     let code = match dispatch(cli) {
         Ok(c) => c,
+        Err(phaseline::HarnessError::Interrupted(sig)) => {
+            eprintln!("error: interrupted by {}", phaseline::interrupt::name(sig));
+            std::process::exit(phaseline::interrupt::exit_code(sig));
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::Error

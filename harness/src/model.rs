@@ -151,6 +151,10 @@ pub struct Sample {
     /// Memory and GPU telemetry while the child ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory: Vec<MemPoint>,
+    /// True when the record came from the harness's mock runner (its records carry a `mock`
+    /// field): such samples never meet a real prover's in a comparison.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mock: bool,
 }
 
 /// The machine class a measurement belongs to: runs compare only within one.
@@ -165,6 +169,10 @@ pub struct Testbed {
     pub gpu_model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_driver: Option<String>,
+    /// CPUs the harness was allowed to use when fewer than `cpu_cores` (an affinity mask,
+    /// e.g. `taskset`): recorded beside the key, never part of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus_allowed: Option<usize>,
 }
 
 /// Where and how a run was made.
@@ -195,6 +203,9 @@ pub struct Run {
     pub variants: Vec<BuiltVariant>,
     pub cases: Vec<Case>,
     pub samples: Vec<Sample>,
+    /// Why the run holds fewer samples than planned (an interrupt); `None` when complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 impl Run {
@@ -229,6 +240,11 @@ impl Run {
         out
     }
 
+    /// Whether any sample came from the mock runner.
+    pub fn has_mock_samples(&self) -> bool {
+        self.samples.iter().any(|s| s.mock)
+    }
+
     pub fn variant_names(&self) -> Vec<String> {
         self.variants.iter().map(|v| v.variant.name.clone()).collect()
     }
@@ -243,6 +259,7 @@ impl Run {
                 .cloned()
                 .collect(),
             samples: self.samples.iter().filter(|s| keep(&s.variant)).cloned().collect(),
+            incomplete: None,
             ..self.clone()
         }
     }

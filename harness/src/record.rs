@@ -41,6 +41,18 @@ pub struct Record {
     pub rest: BTreeMap<String, serde_json::Value>,
 }
 
+impl Record {
+    /// Whether the harness's mock runner wrote this record: its records carry the `mock` field
+    /// (the behaviour it was asked for) and report `git_commit` `mock`; the prover's never do.
+    pub fn is_mock(&self) -> bool {
+        self.rest.contains_key("mock") || self.rest.get("git_commit").and_then(|v| v.as_str()) == Some("mock")
+    }
+}
+
+/// Longest phase or total a record may report, in ms (one week): beyond it the number is
+/// a corrupt or forged record, not a measurement.
+pub const MAX_PLAUSIBLE_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
+
 /// Record schema this harness reads.
 pub const RECORD_SCHEMA: u32 = 1;
 
@@ -101,6 +113,16 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
     if !(r.total_ms.is_finite() && r.total_ms >= 0.0) || r.phases.iter().any(|p| !(p.ms.is_finite() && p.ms >= 0.0)) {
         return Err("record has a negative or non-finite duration".into());
     }
+    let longest = r
+        .phases
+        .iter()
+        .map(|p| (p.name.as_str(), p.ms))
+        .chain([("total", r.total_ms)]);
+    if let Some((name, ms)) = longest.into_iter().find(|(_, ms)| *ms > MAX_PLAUSIBLE_MS) {
+        return Err(format!(
+            "record phase `{name}` lasts {ms:e} ms, more than a week: an absurd duration, refused"
+        ));
+    }
     Ok(())
 }
 
@@ -144,6 +166,7 @@ pub fn to_sample(r: &Record, variant: &str, case: &Case, rep: usize, order: usiz
         verified: r.verified,
         fingerprint: r.fingerprint.clone(),
         memory: Vec::new(),
+        mock: r.is_mock(),
     }
 }
 
@@ -164,5 +187,6 @@ pub fn failed(variant: &str, case: &Case, rep: usize, order: usize, warmup: bool
         verified: None,
         fingerprint: String::new(),
         memory: Vec::new(),
+        mock: false,
     }
 }

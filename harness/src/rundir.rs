@@ -17,9 +17,28 @@ pub fn run_file(dir: &Path) -> PathBuf {
     }
 }
 
-/// Loads and validates a run directory.
+/// Loads and validates a run directory: its `run.json`, else (an interrupted
+/// run, or one whose `run.json` could not be written) its sample journal. An
+/// incomplete run is loaded with a warning on stderr.
 pub fn load_run(dir: &Path) -> Result<Run, HarnessError> {
+    let run = load_complete_or_journal(dir)?;
+    if let Some(why) = &run.incomplete {
+        eprintln!(
+            "warning: run {} is incomplete ({why}); it holds {} samples",
+            dir.display(),
+            run.samples.len()
+        );
+    }
+    Ok(run)
+}
+
+fn load_complete_or_journal(dir: &Path) -> Result<Run, HarnessError> {
     let path = run_file(dir);
+    if !path.is_file() && dir.join(crate::journal::JOURNAL_FILE).is_file() {
+        let run = crate::journal::load(dir)?;
+        validate(&run).map_err(|m| HarnessError::Invalid(format!("journal of run {}: {m}", dir.display())))?;
+        return Ok(run);
+    }
     let text = std::fs::read_to_string(&path).map_err(|e| {
         HarnessError::io(
             format!("cannot read run {} (is it a run directory?)", path.display()),
@@ -56,6 +75,11 @@ pub fn validate(run: &Run) -> Result<(), String> {
         }
         if s.phases.values().any(|v| !v.is_finite()) {
             return Err(format!("sample {i} has a non-finite phase time"));
+        }
+        if let Some((name, ms)) = s.phases.iter().find(|(_, v)| **v > crate::record::MAX_PLAUSIBLE_MS) {
+            return Err(format!(
+                "sample {i} has phase `{name}` of {ms:e} ms, more than a week: an absurd duration, refused"
+            ));
         }
     }
     Ok(())

@@ -364,6 +364,10 @@ pub struct Session<'a> {
     samples: Vec<Sample>,
     prov: crate::model::Provenance,
     testbed: crate::model::Testbed,
+    /// Where each sample is appended as it is measured (see [`Session::journal_to`]).
+    journal: Option<crate::journal::Journal>,
+    /// Removes the records folder on an immediate exit (a second interrupt).
+    _tmp_guard: crate::interrupt::TempGuard,
 }
 
 impl<'a> Session<'a> {
@@ -381,6 +385,7 @@ impl<'a> Session<'a> {
         for v in &spec.variants {
             match prepare_variant(spec, v, &mut quiet_say) {
                 Ok(b) => built.push(b),
+                Err(HarnessError::Interrupted(sig)) => return Err(HarnessError::Interrupted(sig)),
                 Err(e) => failed.push(format!("variant `{}`: {e}", v.name)),
             }
         }
@@ -399,14 +404,17 @@ impl<'a> Session<'a> {
             .find(|b| !spec.prebuilt.contains_key(&b.variant.name))
             .unwrap_or(&built[0]);
         setup_params(spec, maker, &cases)?;
+        let tmp = tempfile::Builder::new()
+            .prefix("phaseline-run-")
+            .tempdir()
+            .map_err(|e| HarnessError::io("temporary directory", e))?;
         let session = Session {
             spec,
             built,
             cases,
-            tmp: tempfile::Builder::new()
-                .prefix("phaseline-run-")
-                .tempdir()
-                .map_err(|e| HarnessError::io("temporary directory", e))?,
+            _tmp_guard: crate::interrupt::TempGuard::new(tmp.path().to_path_buf()),
+            tmp,
+            journal: None,
             order: 0,
             done: BTreeMap::new(),
             samples: Vec::new(),
@@ -415,6 +423,36 @@ impl<'a> Session<'a> {
         };
         session.recheck()?;
         Ok(session)
+    }
+
+    /// Journals every sample measured from now on to `dir` (the run directory).
+    pub fn journal_to(&mut self, dir: &std::path::Path) -> Result<(), HarnessError> {
+        let mut j = crate::journal::Journal::create(dir, &self.run())?;
+        for s in &self.samples {
+            j.append(s)?;
+        }
+        self.journal = Some(j);
+        Ok(())
+    }
+
+    /// Marks the journal complete; the measurement is over.
+    pub fn finish_journal(&mut self) -> Result<(), HarnessError> {
+        match &mut self.journal {
+            Some(j) => j.finish(),
+            None => Ok(()),
+        }
+    }
+
+    /// The journal's path and its sample count, when there is one.
+    pub fn journal(&self) -> Option<(PathBuf, usize)> {
+        self.journal.as_ref().map(|j| (j.path().to_path_buf(), j.samples()))
+    }
+
+    /// The run so far, marked incomplete with `why`.
+    pub fn incomplete_run(&self, why: &str) -> Run {
+        let mut run = self.run();
+        run.incomplete = Some(format!("{why}; {} samples were measured before", run.samples.len()));
+        run
     }
 
     /// Checks every runner again right before it runs (the cache may have changed).
@@ -481,9 +519,9 @@ impl<'a> Session<'a> {
                 if t.block {
                     "all reps".to_string()
                 } else if t.warmup {
-                    format!("warm-up {}", t.rep + 1)
+                    format!("warm-up {}", t.rep)
                 } else {
-                    format!("rep {}", t.rep + 1)
+                    format!("rep {}", t.rep)
                 }
             );
             bar.start(&what);
@@ -502,6 +540,11 @@ impl<'a> Session<'a> {
                     .join(", "),
             };
             bar.done(&what, &result);
+            if let Some(j) = &mut self.journal {
+                for s in &got {
+                    j.append(s)?;
+                }
+            }
             let measured = got.iter().filter(|s| !s.warmup).count();
             *self.done.entry((t.variant, t.case)).or_insert(0) += measured;
             self.samples.extend(got);
@@ -547,6 +590,7 @@ impl<'a> Session<'a> {
             variants: self.built.clone(),
             cases: self.cases(),
             samples: self.samples.clone(),
+            incomplete: None,
         }
     }
 }

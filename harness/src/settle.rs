@@ -8,8 +8,9 @@
 //! unchanged, the round cap is reached, or the next round would overrun the
 //! night's time budget.
 //!
-//! The budget rule (what a night exits with when the budget ends first): a
-//! still-inconclusive row whose slowdown is significant (q < alpha), whose
+//! The budget rule (what a night exits with when settling stops first): a
+//! still-inconclusive row whose slowdown is significant (q < alpha / looks,
+//! where looks counts the first judging and every settling round), whose
 //! whole interval lies above 1 and whose median ratio lies beyond the phase's
 //! threshold is counted as a regression: the slowdown is real and more likely
 //! than not larger than the threshold. Its verdict becomes `regressed` with a
@@ -113,9 +114,15 @@ fn open_rows(c: &Comparison) -> Vec<(String, Case)> {
     out
 }
 
-/// Whether the budget rule counts an inconclusive row as a regression.
-pub fn budget_rule(r: &crate::model::PhaseComparison, alpha: f64) -> bool {
-    r.verdict == Verdict::Inconclusive && r.q_value < alpha && r.ci_low > 1.0 && r.ratio > 1.0 + r.threshold
+/// Whether the budget rule counts an inconclusive row as a regression after `looks` judgings
+/// of the night (the first pass and every settling round). The rule bypasses the threshold
+/// that otherwise guards against peeking, so its significance level is split over the looks
+/// (Bonferroni): `q < alpha / looks`.
+pub fn budget_rule(r: &crate::model::PhaseComparison, alpha: f64, looks: usize) -> bool {
+    r.verdict == Verdict::Inconclusive
+        && r.q_value < alpha / looks.max(1) as f64
+        && r.ci_low > 1.0
+        && r.ratio > 1.0 + r.threshold
 }
 
 /// Settles `session`'s undecided rows within `budget` (counted from `started`),
@@ -186,7 +193,7 @@ pub fn settle(
         cmp = judge_run(&run)?;
     }
     for r in cmp.rows.iter_mut() {
-        if budget_rule(r, cmp.alpha) {
+        if budget_rule(r, cmp.alpha, rep.rounds + 1) {
             r.verdict = Verdict::Regressed;
             r.note = Some(match &r.note {
                 Some(n) => format!("{BUDGET_RULE_NOTE}; {n}"),
@@ -251,16 +258,24 @@ mod tests {
         // The case that went out as "no regression": +10.7% .. +39.9%, q = 0.03, threshold 11.3%.
         let mut r = row(Verdict::Inconclusive, 0.03, 1.107, 1.2, 1.399);
         r.threshold = 0.113;
-        assert!(budget_rule(&r, 0.05));
+        assert!(budget_rule(&r, 0.05, 1));
         // Median inside the band: not counted.
-        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.03, 1.02, 1.08, 1.2), 0.05));
+        assert!(!budget_rule(
+            &row(Verdict::Inconclusive, 0.03, 1.02, 1.08, 1.2),
+            0.05,
+            1
+        ));
         // Not significant: not counted.
-        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.2, 1.02, 1.2, 1.4), 0.05));
+        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.2, 1.02, 1.2, 1.4), 0.05, 1));
         // Interval reaching below 1: not counted.
-        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.03, 0.99, 1.2, 1.4), 0.05));
+        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.03, 0.99, 1.2, 1.4), 0.05, 1));
         // Faster: never a regression.
-        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.03, 0.7, 0.8, 0.95), 0.05));
+        assert!(!budget_rule(&row(Verdict::Inconclusive, 0.03, 0.7, 0.8, 0.95), 0.05, 1));
         // Decided rows keep their verdict.
-        assert!(!budget_rule(&row(Verdict::Unchanged, 0.03, 1.01, 1.2, 1.05), 0.05));
+        assert!(!budget_rule(&row(Verdict::Unchanged, 0.03, 1.01, 1.2, 1.05), 0.05, 1));
+        // After six settling rounds (seven looks) q = 0.03 is not enough: the level is 0.05 / 7.
+        assert!(!budget_rule(&r, 0.05, 7));
+        r.q_value = 0.005;
+        assert!(budget_rule(&r, 0.05, 7));
     }
 }

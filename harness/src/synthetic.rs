@@ -62,6 +62,7 @@ pub fn testbed(key: &str) -> Testbed {
         cpu_cores: 2,
         gpu_model: None,
         gpu_driver: None,
+        cpus_allowed: None,
     }
 }
 
@@ -186,6 +187,7 @@ impl SyntheticRun {
                 .collect(),
             cases,
             samples,
+            incomplete: None,
         }
     }
 
@@ -245,6 +247,7 @@ impl SyntheticRun {
             verified: Some(!failed),
             fingerprint: format!("synthetic-{}", v.feature_list()),
             memory: Vec::new(),
+            mock: false,
         }
     }
 }

@@ -26,6 +26,14 @@ pub fn slug(s: &str) -> String {
     }
 }
 
+/// Whether `s` has the shape of a testbed key (`[a-z0-9-]`, no path characters).
+pub fn is_key(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('-')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// The key of a testbed with these facts, e.g. `amd-epyc-7b13-2c-nogpu`.
 pub fn key(cpu_model: &str, cpu_cores: usize, gpu_model: Option<&str>, gpu_driver: Option<&str>) -> String {
     let gpu = match gpu_model {
@@ -58,8 +66,19 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Cores this process may use.
+/// Logical CPUs online on this machine, whatever this process's affinity mask allows: the
+/// testbed key must not change under `taskset`.
 pub fn cpu_cores() -> usize {
+    // SAFETY: sysconf only reads a system constant.
+    let online = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(online)
+        .ok()
+        .filter(|n| *n > 0)
+        .unwrap_or_else(cpus_allowed)
+}
+
+/// CPUs this process may run on (its affinity mask).
+pub fn cpus_allowed() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
@@ -79,6 +98,7 @@ pub fn detect() -> Testbed {
         cpu_cores: cores,
         gpu_model: gpu.as_ref().map(|g| g.0.clone()),
         gpu_driver: gpu.map(|g| g.1),
+        cpus_allowed: Some(cpus_allowed()).filter(|n| *n < cores),
     }
 }
 

@@ -332,6 +332,20 @@ fn auto_metric_bisects_each_regressed_phase() {
     assert_eq!(m.built.len(), 12);
 }
 
+#[test]
+fn a_flag_moving_two_phases_is_answered_once() {
+    let sc = scenario(vec![(&["pin"], "pin", 300.0), (&["pin"], "msm_l", 300.0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut auto = args(false, false);
+    auto.metric = "auto".into();
+    let mut m = MockMeasurer::new(sc).unwrap();
+    let r = bisect(&mut m, &auto, &dir.path().join("auto.json")).unwrap();
+    assert!(r.answers.len() >= 2, "both phases bisected:\n{}", r.text);
+    assert_eq!(r.text.matches("answer:").count(), 1, "{}", r.text);
+    assert!(r.text.contains("answer: pin: +"), "{}", r.text);
+    assert!(r.text.contains("same culprit as under phase"), "{}", r.text);
+}
+
 /// The command line end to end, through the real build/run path with the mock runner.
 #[test]
 fn cli_bisect_flags_with_the_mock_runner() {

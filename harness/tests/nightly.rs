@@ -237,7 +237,7 @@ fn refusals_failed_samples_and_the_default_out() {
     // Nothing in common with the baseline: an error, never a pass with nothing judged.
     assert_error(
         &night(&ws, "b4", CALM2, &["--variant", "other="]),
-        &["nothing in common", "variants [baseline, all]"],
+        &["nothing in common", "baseline @ synth/tiny", "other @ synth/tiny"],
     );
     assert!(!ws.path("b4").exists());
     // Partly new: judged where possible, the rest named.

@@ -80,7 +80,8 @@ struct Spec {
     /// Feature -> phase -> multiplicative factor.
     effects: BTreeMap<String, BTreeMap<String, f64>>,
     seed: u64,
-    /// `ok`, `crash`, `hang`, `missing_phase`, `garbage`.
+    /// `ok`, `crash`, `hang`, `missing_phase`, `garbage`, `setsid` (leaves a
+    /// `sleep 600` in a session of its own, then works as `ok`).
     behaviour: Option<String>,
     /// The phase left out in `missing_phase`.
     missing_phase: Option<String>,
@@ -94,6 +95,8 @@ struct Spec {
     fresh_noise: bool,
     /// Factor on every phase of a process's first iteration (a cold start).
     cold_factor: Option<f64>,
+    /// Append this process's pid to this file (tests find the runners they must see ended).
+    pid_file: Option<PathBuf>,
 }
 
 /// The spec named by `PHASELINE_MOCK_SPEC`, else `mock-spec.json` beside this
@@ -192,7 +195,30 @@ fn run(mode: &str, c: &Common, backend: &str) {
     let s = spec();
     let feats = features();
     let behaviour = s.behaviour.clone().unwrap_or_else(|| "ok".into());
+    if let Some(p) = &s.pid_file {
+        let line = format!("{}\n", std::process::id());
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
     match behaviour.as_str() {
+        "setsid" => {
+            // A child that leaves the process group (as `setsid sleep` does): the
+            // group id cannot end it, the harness must find it by other means.
+            use std::os::unix::process::CommandExt;
+            let mut c = std::process::Command::new("sleep");
+            c.arg("600");
+            // SAFETY: setsid is async-signal-safe and only affects the child.
+            unsafe {
+                c.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+            let _ = c.spawn();
+        }
         "crash" => {
             eprintln!("mock: simulated crash in synthesis");
             std::process::exit(3);

@@ -286,11 +286,13 @@ impl<'a> Judge<'a> {
                 cpu_cores: 0,
                 gpu_model: None,
                 gpu_driver: None,
+                cpus_allowed: None,
             }),
             provenance: self.state.provenance.clone().unwrap_or_default(),
             variants: built,
             cases,
             samples,
+            incomplete: None,
         }
     }
 

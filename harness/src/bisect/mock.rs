@@ -159,6 +159,7 @@ impl MockMeasurer {
             verified: None,
             fingerprint: format!("mock-{}", v.feature_list()),
             memory: Vec::new(),
+            mock: false,
         }
     }
 }
@@ -193,11 +194,13 @@ impl Measurer for MockMeasurer {
                 cpu_cores: 1,
                 gpu_model: None,
                 gpu_driver: None,
+                cpus_allowed: None,
             },
             provenance: Provenance::default(),
             variants: built,
             cases: vec![self.case.clone()],
             samples,
+            incomplete: None,
         })
     }
 }

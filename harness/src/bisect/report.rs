@@ -60,11 +60,14 @@ pub struct Cost {
 /// come from (`samples`, on a resume), then the cost.
 pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost, samples: Option<&str>) -> String {
     let mut s = String::new();
+    // Culprit label -> the phase whose section gave its answer: a flag that moves several
+    // phases is answered once, and later sections point back to it.
+    let mut answered: Vec<(String, String)> = Vec::new();
     for (metric, ans) in answers {
         if answers.len() > 1 {
             let _ = writeln!(s, "== phase `{metric}` ==");
         }
-        s.push_str(&render_one(space, metric, ans));
+        s.push_str(&render_one(space, metric, ans, &mut answered));
     }
     if let Some(line) = samples {
         let _ = writeln!(s, "{line}");
@@ -84,7 +87,7 @@ pub fn render(space: &Space, answers: &[(String, FlagsAnswer)], cost: &Cost, sam
     s
 }
 
-fn render_one(space: &Space, metric: &str, ans: &FlagsAnswer) -> String {
+fn render_one(space: &Space, metric: &str, ans: &FlagsAnswer, answered: &mut Vec<(String, String)>) -> String {
     let mut s = String::new();
     match &ans.finding {
         Finding::NoChange(o) => {
@@ -122,6 +125,11 @@ fn render_one(space: &Space, metric: &str, ans: &FlagsAnswer) -> String {
             }
             for c in culprits {
                 let who = space.label_set(&c.flags);
+                if let Some((_, first)) = answered.iter().find(|(w, _)| *w == who) {
+                    let _ = writeln!(s, "same culprit as under phase `{first}` above: {who}");
+                    continue;
+                }
+                answered.push((who.clone(), metric.to_string()));
                 let rows = moved_phases(c);
                 let head = match rows.first() {
                     Some(r) => phase_effect(r),

@@ -93,6 +93,7 @@ pub fn sample(variant: &str, rep: usize, slow: Option<(&str, f64)>, seed: &mut u
         verified: Some(true),
         fingerprint: "fp0".into(),
         memory,
+        mock: false,
     }
 }
 
@@ -114,6 +115,7 @@ pub fn run(id: &str, variants: &[(&str, Option<(&str, f64)>)], reps: usize, seed
             cpu_cores: 2,
             gpu_model: None,
             gpu_driver: None,
+            cpus_allowed: None,
         },
         provenance: Provenance {
             git_commit: "0123abcd".into(),
@@ -131,6 +133,7 @@ pub fn run(id: &str, variants: &[(&str, Option<(&str, f64)>)], reps: usize, seed
             .collect(),
         cases: vec![case()],
         samples,
+        incomplete: None,
     }
 }
 

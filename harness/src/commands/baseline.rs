@@ -49,6 +49,19 @@ pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
         }
         BaselineCmd::Show { name, testbed } => {
             let tb = testbed.unwrap_or_else(|| crate::testbed::detect().key);
+            if !crate::testbed::is_key(&tb) {
+                return Err(HarnessError::Invalid(format!(
+                    "--testbed `{tb}` is not a testbed key (lower-case letters, digits and `-`, as \
+                     `phaseline baseline list` prints them)"
+                )));
+            }
+            let others = crate::baseline::testbeds_with(&dir, &name);
+            if !crate::baseline::path(&dir, &tb, &name).is_file() && !others.is_empty() {
+                return Err(HarnessError::Invalid(format!(
+                    "no baseline `{name}` for testbed `{tb}`; it exists for: {} (show one with --testbed KEY)",
+                    others.join(", ")
+                )));
+            }
             let b = crate::baseline::load(&dir, &name, &tb, false)?;
             let p = &b.run.provenance;
             println!("baseline `{}` (testbed {})", b.name, b.run.testbed.key);

@@ -29,6 +29,9 @@ pub struct CompareArgs {
     /// Compare across testbeds anyway (flagged in every output).
     #[arg(long)]
     pub allow_cross_testbed: bool,
+    /// Compare variants of one name built with different cargo features anyway.
+    #[arg(long)]
+    pub allow_feature_mismatch: bool,
 }
 
 #[derive(Args, Debug)]
@@ -41,6 +44,9 @@ pub struct DiffArgs {
     pub format: String,
     #[arg(long)]
     pub allow_cross_testbed: bool,
+    /// Compare variants of one name built with different cargo features anyway.
+    #[arg(long)]
+    pub allow_feature_mismatch: bool,
 }
 
 #[derive(Args, Debug)]
@@ -101,6 +107,7 @@ pub fn compare(cfg: &Config, a: &CompareArgs) -> Result<ExitCode, HarnessError> 
     check_format(&a.format)?;
     let run = crate::rundir::load_run(&a.run)?;
     let mut opts = options(cfg, a.allow_cross_testbed);
+    opts.allow_feature_mismatch = a.allow_feature_mismatch;
     if let Some(pair) = &a.variants {
         let Some((r, c)) = pair.split_once(',') else {
             return Err(HarnessError::Invalid(format!(
@@ -138,7 +145,9 @@ pub fn diff(cfg: &Config, a: &DiffArgs) -> Result<ExitCode, HarnessError> {
     check_format(&a.format)?;
     let ra = crate::rundir::load_run(&a.run_a)?;
     let rb = crate::rundir::load_run(&a.run_b)?;
-    let c = compare::compare_runs(&ra, &rb, &options(cfg, a.allow_cross_testbed))?;
+    let mut opts = options(cfg, a.allow_cross_testbed);
+    opts.allow_feature_mismatch = a.allow_feature_mismatch;
+    let c = compare::compare_runs(&ra, &rb, &opts)?;
     print(&c, &a.format)?;
     finish(&c, &ra, &rb)
 }
@@ -181,6 +190,7 @@ pub fn after_run(cfg: &Config, a: &RunArgs, run: &Run, dir: &Path, is_default: b
     };
     let b = crate::baseline::load(&bdir, &name, &run.testbed.key, a.allow_cross_testbed)?;
     let mut opts = options(cfg, a.allow_cross_testbed);
+    opts.allow_feature_mismatch = a.allow_feature_mismatch;
     opts.reference_label = Some(format!("baseline {name} ({})", b.run.testbed.key));
     let cmp = compare::compare_runs(&b.run, run, &opts)?;
     println!("\nagainst baseline `{name}`:");

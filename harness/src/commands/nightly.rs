@@ -171,6 +171,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         force: false,
         baseline: None,
         allow_cross_testbed: false,
+        allow_feature_mismatch: false,
         format: "table".into(),
         inject_delay: Vec::new(),
         sample_ms: 100,
@@ -233,7 +234,6 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     }
     let mut session = Session::start(&spec)?;
     let started = std::time::Instant::now();
-    session.measure_all()?;
     let runs_dir = cfg.resolve(&cfg.runs_dir);
     let dir_of = |id: &str| {
         a.out
@@ -241,6 +241,11 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             .unwrap_or_else(|| runs_dir.join(format!("nightly-{id}")))
             .join("run")
     };
+    let journal_dir = dir_of(&session.run().id);
+    session.journal_to(&journal_dir)?;
+    if let Err(e) = session.measure_all() {
+        return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
+    }
     let first_pass = session.run();
     let (run, settled) = match &stored {
         Some(b) if first_pass.samples.iter().all(|s| s.ok) => {
@@ -255,19 +260,16 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             match settle::settle(&mut session, &choices, &round, &judge_run, budget, started) {
                 Ok((run, cmp, rep)) => (run, Some((cmp, rep))),
                 Err(e) => {
-                    // Whatever was measured is kept before the error ends the night.
-                    let run = session.run();
-                    let dir = dir_of(&run.id);
-                    crate::rundir::save_run(&dir, &run)?;
-                    eprintln!("nightly: the measured run is kept in {}", dir.display());
-                    return Err(e);
+                    // Whatever was measured is kept (as an incomplete run) before the error ends the night.
+                    return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
                 }
             }
         }
         _ => (first_pass, None),
     };
+    session.finish_journal()?;
     let run_dir = dir_of(&run.id);
-    crate::rundir::save_run(&run_dir, &run)?;
+    crate::rundir::save_run(&run_dir, &run).map_err(|e| crate::commands::run::kept_in_journal(&session, e))?;
     print!("{}", crate::commands::compare::summary_table(&run)?);
     println!("run saved in {}", run_dir.display());
     let out = run_dir
@@ -313,6 +315,9 @@ fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> 
         )
     });
     opts.candidate_label = Some(format!("run {}", run.id));
+    // A variant whose features changed since the baseline is judged and named as the suspect
+    // in the night's next steps (see `nightly_steps`), so the night does not refuse it.
+    opts.allow_feature_mismatch = true;
     // Tonight's runner and its reference are measured in interleaved pairs: judge the pairs.
     opts.paired = true;
     opts
@@ -345,21 +350,24 @@ fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<Stri
             .filter(|c| !have_c.contains(c))
             .map(|(s, c)| format!("case {s}/{c}")),
     );
-    let no_variant = spec.variants.iter().all(|v| !have_v.contains(&v.name));
-    let no_case = want_c.iter().all(|c| !have_c.contains(c));
-    if no_variant || no_case {
-        let cases: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
-        return Err(HarnessError::Invalid(format!(
-            "baseline `{}` of testbed {} holds variants [{}] and cases [{}]: nothing in common with tonight's \
-             selection, so nothing could be judged; pick another --baseline NAME (its first night saves it) \
-             or replace this one with `phaseline baseline save {} --from RUN --force`",
-            b.name,
-            b.run.testbed.key,
-            have_v.join(", "),
-            cases.join(", "),
+    let have: Vec<String> = have_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+    let want: Vec<String> = want_c.iter().map(|(s, c)| format!("{s}/{c}")).collect();
+    let names: Vec<String> = spec.variants.iter().map(|v| v.name.clone()).collect();
+    crate::compare::common::require_common(
+        (
+            &format!("baseline `{}` of testbed {}", b.name, b.run.testbed.key),
+            &crate::compare::common::Coverage::product(&have_v, &have),
+        ),
+        (
+            "tonight's selection",
+            &crate::compare::common::Coverage::product(&names, &want),
+        ),
+        &format!(
+            "pick another --baseline NAME (its first night saves it) or replace this one with \
+             `phaseline baseline save {} --from RUN --force`",
             b.name
-        )));
-    }
+        ),
+    )?;
     Ok(missing)
 }
 

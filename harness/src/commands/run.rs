@@ -5,7 +5,7 @@ use crate::cli::{BuildArgs, RunArgs};
 use crate::config::{Config, Interleave};
 use crate::error::{ExitCode, HarnessError};
 use crate::progress;
-use crate::runner::{measure, MeasureSpec};
+use crate::runner::{MeasureSpec, Session};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -19,6 +19,9 @@ pub fn build(cfg: &Config, a: &BuildArgs) -> Result<ExitCode, HarnessError> {
     let variants = crate::variant::parse_all(&specs, cfg)?;
     let s = BuildSettings::from_config(cfg, a.v.runner.clone());
     let (ok, failed) = builder::prepare_all(&s, &variants, &mut |m| eprintln!("{m}"));
+    if let Some(sig) = crate::interrupt::received() {
+        return Err(HarnessError::Interrupted(sig));
+    }
     for b in &ok {
         println!(
             "{:<12} [{}] {} {} {}",
@@ -102,6 +105,10 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
             s.interleave = i;
         }
     }
+    for (name, s) in &suites {
+        crate::config::check_counts(name, s)
+            .map_err(|e| HarnessError::Invalid(format!("{e} (from the command line or the config)")))?;
+    }
     let specs = if a.v.variants.is_empty() {
         cfg.default.variants.clone()
     } else {
@@ -171,9 +178,15 @@ pub fn measure_and_save(
     a: &RunArgs,
     dir_of: &dyn Fn(&str) -> PathBuf,
 ) -> Result<(crate::model::Run, PathBuf), HarnessError> {
-    let run = measure(spec)?;
-    let dir = dir_of(&run.id);
-    crate::rundir::save_run(&dir, &run)?;
+    let mut session = Session::start(spec)?;
+    let dir = dir_of(&session.run().id);
+    session.journal_to(&dir)?;
+    let measured = session.measure_all().and_then(|()| session.finish_journal());
+    let run = match measured {
+        Ok(()) => session.run(),
+        Err(e) => return Err(keep_partial(&session, &dir, e)),
+    };
+    crate::rundir::save_run(&dir, &run).map_err(|e| kept_in_journal(&session, e))?;
     // Machine-readable formats keep stdout for the comparison alone.
     let table = crate::commands::compare::summary_table(&run)?;
     if a.format == "table" {
@@ -184,6 +197,36 @@ pub fn measure_and_save(
         eprintln!("run saved in {}", dir.display());
     }
     Ok((run, dir))
+}
+
+/// After a measurement error (an interrupt): saves what was measured as an
+/// incomplete run, says where, and returns the error.
+pub fn keep_partial(session: &Session, dir: &std::path::Path, e: HarnessError) -> HarnessError {
+    let why = match &e {
+        HarnessError::Interrupted(sig) => format!("interrupted by {}", crate::interrupt::name(*sig)),
+        other => format!("stopped by an error: {other}"),
+    };
+    let run = session.incomplete_run(&why);
+    match crate::rundir::save_run(dir, &run) {
+        Ok(()) => eprintln!(
+            "incomplete run ({} samples) saved in {}",
+            run.samples.len(),
+            dir.display()
+        ),
+        Err(w) => eprintln!("{}", kept_in_journal(session, w)),
+    }
+    e
+}
+
+/// An output write failed: the error names the file, and where the samples are kept.
+pub fn kept_in_journal(session: &Session, e: HarnessError) -> HarnessError {
+    match session.journal() {
+        Some((path, n)) => HarnessError::Invalid(format!(
+            "{e}; the {n} measured samples are kept in {} (`compare` and `report` read it)",
+            path.display()
+        )),
+        None => e,
+    }
 }
 
 /// Failed samples of a saved run are an error naming each of them.

@@ -9,6 +9,7 @@
 //! Every number in a [`Comparison`] is finite, so it round-trips through JSON.
 
 mod calibrate;
+pub mod common;
 mod options;
 mod phase;
 mod thresholds;
@@ -34,6 +35,21 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
             reference.id, reference.testbed.key, candidate.id, candidate.testbed.key
         )));
     }
+    common::require_same_runner_kind(reference, candidate)?;
+    common::require_same_features(reference, candidate, opts.allow_feature_mismatch)?;
+    let ref_label = opts
+        .reference_label
+        .clone()
+        .unwrap_or_else(|| format!("run {}", reference.id));
+    let cand_label = opts
+        .candidate_label
+        .clone()
+        .unwrap_or_else(|| format!("run {}", candidate.id));
+    common::require_common(
+        (&ref_label, &common::Coverage::of_run(reference, Case::label)),
+        (&cand_label, &common::Coverage::of_run(candidate, Case::label)),
+        "compare runs of the same variants and cases",
+    )?;
     let mut variants = variant_names(reference);
     for v in variant_names(candidate) {
         if !variants.contains(&v) {
@@ -65,14 +81,8 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
         }
     }
     Ok(Comparison {
-        reference: opts
-            .reference_label
-            .clone()
-            .unwrap_or_else(|| format!("run {}", reference.id)),
-        candidate: opts
-            .candidate_label
-            .clone()
-            .unwrap_or_else(|| format!("run {}", candidate.id)),
+        reference: ref_label,
+        candidate: cand_label,
         cross_testbed: cross,
         ref_testbed: reference.testbed.key.clone(),
         cand_testbed: candidate.testbed.key.clone(),

@@ -22,6 +22,8 @@ pub struct CompareOptions {
     pub min_samples: usize,
     /// Compare runs from different testbeds (flagged in every output) instead of refusing.
     pub allow_cross_testbed: bool,
+    /// Compare variants of one name built with different cargo features instead of refusing.
+    pub allow_feature_mismatch: bool,
     /// Labels of the two sides in outputs (defaults: `run <id>`).
     pub reference_label: Option<String>,
     pub candidate_label: Option<String>,
@@ -44,6 +46,7 @@ impl Default for CompareOptions {
             confidence: 0.95,
             min_samples: 3,
             allow_cross_testbed: false,
+            allow_feature_mismatch: false,
             reference_label: None,
             candidate_label: None,
             paired: false,
