@@ -81,6 +81,11 @@ pub struct Suite {
     /// particular machine, such as a GPU; they run only when named).
     #[serde(default = "yes")]
     pub in_all: bool,
+    /// This suite's own `[thresholds] floor_ms` (milliseconds), e.g. for GPU
+    /// phases timed by device events to the microsecond, where the global
+    /// floor would hide a 10% change of a 5 ms kernel.
+    #[serde(default)]
+    pub floor_ms: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -414,6 +419,11 @@ impl Config {
                 return Err(bad(&k("partitions"), "needs values of at least 1"));
             }
             check_counts(name, s)?;
+            if let Some(f) = s.floor_ms {
+                if !(f.is_finite() && f >= 0.0) {
+                    return Err(bad(&k("floor_ms"), "must be a number of milliseconds >= 0"));
+                }
+            }
             if !(s.timeout_s > 0.0 && s.timeout_s.is_finite()) {
                 return Err(bad(&k("timeout_s"), "must be a positive number of seconds"));
             }

@@ -75,6 +75,11 @@ pub fn options(cfg: &Config, allow_cross: bool) -> CompareOptions {
             default: cfg.thresholds.default,
             floor_ms: cfg.thresholds.floor_ms,
             phases: cfg.thresholds.phases.clone(),
+            suite_floor_ms: cfg
+                .suites
+                .iter()
+                .filter_map(|(n, s)| Some((n.clone(), s.floor_ms?)))
+                .collect(),
         },
         bootstrap_seed: cfg.bootstrap_seed,
         resamples: cfg.resamples,

@@ -59,6 +59,11 @@ pub(crate) fn compare_family(
     data: Vec<PhaseData>,
     opts: &CompareOptions,
 ) -> Vec<PhaseComparison> {
+    let suite_opts = opts.thresholds.for_suite(&case.suite).map(|thresholds| CompareOptions {
+        thresholds,
+        ..opts.clone()
+    });
+    let opts = suite_opts.as_ref().unwrap_or(opts);
     let mut rows = Vec::with_capacity(data.len());
     let mut tested: Vec<Option<Tested>> = Vec::with_capacity(data.len());
     // Pairs are tested paired only when they are enough for the exact signed-rank test to reach

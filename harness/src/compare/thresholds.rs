@@ -32,6 +32,9 @@ pub struct Thresholds {
     /// Per-phase relative thresholds.
     #[serde(default)]
     pub phases: BTreeMap<String, f64>,
+    /// Floors of suites that set their own (suite name -> milliseconds).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub suite_floor_ms: BTreeMap<String, f64>,
 }
 
 fn default_threshold() -> f64 {
@@ -48,6 +51,7 @@ impl Default for Thresholds {
             default: DEFAULT_THRESHOLD,
             floor_ms: DEFAULT_FLOOR_MS,
             phases: BTreeMap::new(),
+            suite_floor_ms: BTreeMap::new(),
         }
     }
 }
@@ -66,6 +70,15 @@ impl Thresholds {
         } else {
             rel
         }
+    }
+
+    /// These thresholds with `suite`'s own floor, when it has one.
+    pub fn for_suite(&self, suite: &str) -> Option<Thresholds> {
+        let floor = *self.suite_floor_ms.get(suite)?;
+        Some(Thresholds {
+            floor_ms: floor,
+            ..self.clone()
+        })
     }
 
     /// Checks every value is finite and non-negative; names the bad key.
@@ -148,6 +161,16 @@ mod tests {
     }
 
     #[test]
+    fn a_suite_floor_replaces_the_global_floor_in_that_suite_only() {
+        let mut t = Thresholds::default();
+        t.suite_floor_ms.insert("gpu-e2e".into(), 0.05);
+        let g = t.for_suite("gpu-e2e").unwrap();
+        assert_eq!(g.effective("msm_l", 5.0), 0.03);
+        assert_eq!(t.effective("msm_l", 5.0), 0.1);
+        assert!(t.for_suite("e2e").is_none());
+    }
+
+    #[test]
     fn toml_rendering_and_json_round_trip() {
         let mut t = Thresholds::default();
         t.phases.insert("a_phase".into(), 0.0412345);
@@ -172,6 +195,7 @@ mod tests {
             default: 0.045,
             floor_ms: 0.25,
             phases: BTreeMap::new(),
+            suite_floor_ms: BTreeMap::new(),
         };
         t.phases.insert("msm_g1".into(), 0.0312);
         t.phases.insert("odd \"name\"\\x".into(), 0.2);
