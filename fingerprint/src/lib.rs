@@ -13,6 +13,8 @@ pub const SOURCE_ROOTS: &[&str] = &[
     "prover",
     "circuits",
     "record",
+    "real/src",
+    "real/Cargo.toml",
     "cuda",
     "fingerprint/src",
     "build.rs",
