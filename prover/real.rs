@@ -139,6 +139,20 @@ pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<P
     Ok(p)
 }
 
+/// `setup` of a real circuit: its C1 output (from the seed, cached) and its
+/// parameters, kept when `reuse` and they pass their check, else made anew.
+/// Returns the parameter file.
+pub fn setup_real(o: &RunOpts, reuse: bool) -> Result<std::path::PathBuf, ProverError> {
+    let c1 = resolve_c1(o, None)?;
+    let o = &real_opts(o, &c1);
+    let path = crate::groth16::params::cache_path(&o.params_dir, &blank_circuit(c1.sector)?.shape_id());
+    if !reuse && path.exists() {
+        std::fs::remove_file(&path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
+    }
+    real_params(o, c1.sector, &circuits(&c1)?[0])?;
+    Ok(path)
+}
+
 /// Synthesis only, as `run_synth` for presets.
 pub fn run_synth_real(
     o: &RunOpts,

@@ -174,6 +174,12 @@ pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     Ok(())
 }
 
+/// Where the preset's cached parameters live.
+pub fn params_path(o: &RunOpts) -> Result<std::path::PathBuf, ProverError> {
+    let c = crate::circuits::presets::preset(&o.circuit, 1).map_err(ProverError::UnknownPreset)?;
+    Ok(crate::groth16::params::cache_path(&o.params_dir, &c.shape_id()))
+}
+
 /// Loads (or makes and caches) the parameters for the preset.
 pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
     let cs = circuits(

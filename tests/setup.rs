@@ -255,3 +255,45 @@ fn prove_path_makes_missing_parameters_with_our_setup() {
     assert!(phaseline_prover::setup::runner::shape_path(dir.path(), &id).exists());
     assert!(phaseline_prover::groth16::params::cache_path(dir.path(), &id).exists());
 }
+
+/// The harness's parameter step (`setup --if-missing`) keeps cached
+/// parameters that pass their check, so a second run proves with the same
+/// file; plain `setup` makes new ones (new toxic waste).
+#[test]
+fn setup_if_missing_keeps_valid_cached_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_phaseline-prover");
+    let setup = |extra: &[&str]| {
+        let o = std::process::Command::new(bin)
+            .args(["setup", "--circuit", "tiny", "--params-dir"])
+            .arg(dir.path())
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let pfile = phaseline_prover::groth16::params::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
+    setup(&["--if-missing"]);
+    let first = std::fs::read(&pfile).unwrap();
+    setup(&["--if-missing"]);
+    assert!(
+        std::fs::read(&pfile).unwrap() == first,
+        "--if-missing rewrote valid parameters"
+    );
+    setup(&[]);
+    let fresh = std::fs::read(&pfile).unwrap();
+    assert!(fresh != first, "plain setup kept the old parameters");
+    // A truncated cache is an error naming the file, not a silent reuse.
+    std::fs::write(&pfile, &fresh[..fresh.len() / 2]).unwrap();
+    let o = std::process::Command::new(bin)
+        .args(["setup", "--circuit", "tiny", "--if-missing", "--params-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(".params"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -108,6 +108,9 @@ pub fn save(dir: &Path, name: &str, run: &Run, source: &Path, force: bool) -> Re
         )));
     }
     let file = path(dir, &run.testbed.key, name);
+    // Held until the baseline is written: a concurrent save of the same name
+    // is refused, never silently overwritten by whichever writes last.
+    let _lock = lock(&file)?;
     if file.exists() && !force {
         return Err(HarnessError::Invalid(format!(
             "baseline {} exists; pass --force to replace it",
@@ -123,6 +126,51 @@ pub fn save(dir: &Path, name: &str, run: &Run, source: &Path, force: bool) -> Re
     };
     write_json(&file, &b)?;
     Ok(file)
+}
+
+/// Takes the write lock of baseline `file` (`NAME.json.lock` beside it, which
+/// names the holder's pid); refused at once when another process holds it.
+fn lock(file: &Path) -> Result<std::fs::File, HarnessError> {
+    use std::io::{Read, Seek, Write};
+    let mut lp = file.as_os_str().to_owned();
+    lp.push(".lock");
+    let lp = PathBuf::from(lp);
+    if let Some(parent) = lp.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| HarnessError::io(parent.display().to_string(), e))?;
+    }
+    let io = |e| HarnessError::io(lp.display().to_string(), e);
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lp)
+        .map_err(io)?;
+    match f.try_lock() {
+        Ok(()) => {
+            f.set_len(0).map_err(io)?;
+            f.rewind().map_err(io)?;
+            write!(f, "{}", std::process::id()).map_err(io)?;
+            f.flush().map_err(io)?;
+            Ok(f)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = f.read_to_string(&mut holder);
+            let holder = holder.trim();
+            let who = if holder.is_empty() {
+                "another process".to_string()
+            } else {
+                format!("process {holder}")
+            };
+            Err(HarnessError::Invalid(format!(
+                "baseline {} is being written by {who} (lock {}); not saving it twice at once",
+                file.display(),
+                lp.display()
+            )))
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
+    }
 }
 
 /// One line of `baseline list`.

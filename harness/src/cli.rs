@@ -116,6 +116,10 @@ pub struct RunArgs {
     /// Memory / telemetry sampling period in ms (0 = off).
     #[arg(long, default_value_t = 100)]
     pub sample_ms: u64,
+    /// Make the parameters of end-to-end cases anew (new toxic waste) instead
+    /// of keeping cached ones that pass their check.
+    #[arg(long)]
+    pub regenerate_params: bool,
     /// Progress display: auto (bar on a terminal), lines, quiet.
     #[arg(long, default_value = "auto")]
     pub progress: String,

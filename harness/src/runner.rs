@@ -33,6 +33,9 @@ pub struct MeasureSpec {
     /// Variants (by name) whose runner is given instead of built from the
     /// checkout: a nightly's reference runners.
     pub prebuilt: BTreeMap<String, Prebuilt>,
+    /// Make every end-to-end case's parameters anew before measuring
+    /// (`--regenerate-params`); otherwise cached ones that pass their check are kept.
+    pub regenerate_params: bool,
 }
 
 /// A runner that is not built from the checkout: checked by `info --json`
@@ -147,15 +150,19 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
             continue;
         }
         done.push(&c.circuit);
+        let mut args: Vec<OsString> = vec![
+            "setup".into(),
+            "--circuit".into(),
+            c.circuit.clone().into(),
+            "--params-dir".into(),
+            spec.params_dir.clone().into(),
+        ];
+        if !spec.regenerate_params {
+            args.push("--if-missing".into());
+        }
         let job = Job {
             program: PathBuf::from(&runner.binary),
-            args: vec![
-                "setup".into(),
-                "--circuit".into(),
-                c.circuit.clone().into(),
-                "--params-dir".into(),
-                spec.params_dir.clone().into(),
-            ],
+            args,
             env: vec![(EXPECT_FEATURES_ENV.into(), runner.variant.feature_list())],
             timeout: Duration::from_secs_f64((s.timeout_s * 20.0).max(600.0)),
             sample_every: None,

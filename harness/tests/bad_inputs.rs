@@ -136,3 +136,30 @@ fn run_directory_of_another_testbed_is_refused() {
         &["does not match its own fields"],
     );
 }
+
+#[test]
+fn a_baseline_being_written_is_not_written_twice() {
+    let ws = Ws::mock();
+    let file = saved_baseline(&ws);
+    let stored = std::fs::read(&file).unwrap();
+    // Another writer holds the lock (this test process, as a second phaseline would).
+    let mut lp = file.clone().into_os_string();
+    lp.push(".lock");
+    let holder = std::fs::OpenOptions::new().read(true).write(true).open(&lp).unwrap();
+    holder.try_lock().unwrap();
+    std::fs::write(&lp, b"4242").unwrap();
+    let o = ws.run(&["baseline", "save", "base", "--from", "r", "--force"], None);
+    assert_error(&o, &["is being written by process 4242", ".json.lock"]);
+    assert_eq!(
+        stored,
+        std::fs::read(&file).unwrap(),
+        "the stored baseline is untouched"
+    );
+    holder.unlock().unwrap();
+    let o = ws.run(&["baseline", "save", "base", "--from", "r", "--force"], None);
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(
+        !ws.run(&["baseline", "list"], None).stdout.contains("lock"),
+        "the lock file is no baseline"
+    );
+}

@@ -126,6 +126,41 @@ struct SetupArgs {
     /// Generator: phaseline (ours) or bellperson (its generate_random_parameters).
     #[arg(long, default_value = "phaseline")]
     generator: String,
+    /// Keep cached parameters that pass their check (what `prove` would load);
+    /// make them only when absent. Without it, setup always makes new ones.
+    #[arg(long)]
+    if_missing: bool,
+}
+
+/// `setup --if-missing`, and `setup` of a real circuit (whose parameters are
+/// made on the proving path): the cached parameters when they pass their
+/// check, made and cached otherwise (a real circuit's first removed unless
+/// `--if-missing`).
+fn ensure_params(s: &SetupArgs) -> anyhow::Result<PathBuf> {
+    if s.generator != "phaseline" || s.toxic_seed.is_some() {
+        bail!(
+            "--if-missing and real circuits use our generator with random toxic waste: drop --generator/--toxic-seed"
+        );
+    }
+    let o = phaseline_prover::run::RunOpts {
+        circuit: s.circuit.clone(),
+        partitions: 1,
+        reps: 1,
+        warmup: 0,
+        backend: if s.backend.starts_with("cuda") { "cuda" } else { "cpu" }.into(),
+        params_dir: params_dir(s.params_dir.clone()),
+        params_file: None,
+        verify: false,
+        seed: 1,
+        delays: Default::default(),
+        inject_gpu_alloc: 0,
+    };
+    Ok(if s.circuit.starts_with(real::PREFIX) {
+        real::setup_real(&o, s.if_missing)?
+    } else {
+        phaseline_prover::run::params_for(&o)?;
+        phaseline_prover::run::params_path(&o)?
+    })
 }
 
 fn params_dir(arg: Option<PathBuf>) -> PathBuf {
@@ -258,6 +293,10 @@ fn dispatch(cli: Cli) -> Result<()> {
         Cmd::C1(a) => {
             let sector = phaseline_real::Sector::parse(&a.sector_size)?;
             real::make_c1(sector, a.seed, &a.out)?;
+        }
+        Cmd::Setup(s) if s.if_missing || s.circuit.starts_with(real::PREFIX) => {
+            let path = ensure_params(&s)?;
+            eprintln!("parameters of `{}`: {}", s.circuit, path.display());
         }
         Cmd::Setup(s) => {
             let generator = match s.generator.as_str() {

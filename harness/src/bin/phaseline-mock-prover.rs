@@ -30,6 +30,9 @@ enum Cmd {
         circuit: String,
         #[arg(long)]
         params_dir: Option<PathBuf>,
+        /// As the real runner: keep valid cached parameters (the mock has none).
+        #[arg(long)]
+        if_missing: bool,
     },
     Info {
         #[arg(long)]

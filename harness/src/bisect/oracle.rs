@@ -214,6 +214,7 @@ impl Measurer for PairMeasurer {
                     progress: progress::Mode::Quiet,
                     settings: BTreeMap::from([("command".to_string(), "bisect oracle".to_string())]),
                     prebuilt: Default::default(),
+                    regenerate_params: false,
                 };
                 let run = measure(&spec)?;
                 let rep = next_rep.entry(v.name.clone()).or_default();

@@ -65,6 +65,7 @@ impl Measurer for RunnerMeasurer {
             progress: progress::Mode::Lines,
             settings: self.settings.clone(),
             prebuilt: Default::default(),
+            regenerate_params: false,
         };
         measure(&spec)
     }

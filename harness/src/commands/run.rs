@@ -138,6 +138,7 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
         progress,
         settings,
         prebuilt: Default::default(),
+        regenerate_params: a.regenerate_params,
     })
 }
 
