@@ -12,14 +12,11 @@ use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
 use crate::groth16::params::{load_or_generate, Expected};
-use crate::groth16::verify::verify_all;
 use crate::groth16::Params;
 use crate::phases::Recorder;
 use crate::record::Record;
-use crate::run::{check_backend, circuit_info, prove_on_backend, prove_rep_bellperson, record, synth_all, RunOpts};
+use crate::run::{check_backend, circuit_info, prove_rep, prove_rep_bellperson, record, synth_all, RunOpts};
 use crate::synth::synthesize;
-use blstrs::Scalar as Fr;
-use ff::Field;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -200,29 +197,14 @@ pub fn run_prove_real(
             sink(r)?;
             continue;
         }
-        let rec = Recorder::with_delays(o.delays.clone());
-        let t = Instant::now();
-        let (synths, allocs) = synth_all(&cs, &rec)?;
-        let rs: Vec<(Fr, Fr)> = (0..synths.len())
-            .map(|_| (Fr::random(&mut rng), Fr::random(&mut rng)))
-            .collect();
-        let proofs = prove_on_backend(o, &params, &synths, &rs, &rec)?;
-        let verified = if o.verify {
-            let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
-            rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
-            rec.time("verify_filecoin", || {
-                phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)
-            })?;
-            Some(true)
-        } else {
-            None
-        };
-        let total = t.elapsed().as_secs_f64() * 1e3;
-        check_inputs(&cs, &synths)?;
-        let info = circuit_info(o, &cs[0], &synths[0]);
-        let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
-        r.verified = verified;
-        r.check_phases()?;
+        let r = prove_rep(o, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
+            if o.verify {
+                rec.time("verify_filecoin", || {
+                    phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)
+                })?;
+            }
+            check_inputs(&cs, synths)
+        })?;
         sink(r)?;
     }
     Ok(())

@@ -216,28 +216,43 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
             sink(prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0)?;
             continue;
         }
-        let rec = Recorder::with_delays(o.delays.clone());
-        let t = Instant::now();
-        let (synths, allocs) = synth_all(&cs, &rec)?;
-        let rs: Vec<(Fr, Fr)> = (0..synths.len())
-            .map(|_| (Fr::random(&mut rng), Fr::random(&mut rng)))
-            .collect();
-        let proofs = prove_on_backend(o, &params, &synths, &rs, &rec)?;
-        let verified = if o.verify {
-            let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
-            rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
-            Some(true)
-        } else {
-            None
-        };
-        let total = t.elapsed().as_secs_f64() * 1e3;
-        let info = circuit_info(o, &cs[0], &synths[0]);
-        let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
-        r.verified = verified;
-        r.check_phases()?;
-        sink(r)?;
+        sink(prove_rep(o, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?)?;
     }
     Ok(())
+}
+
+/// One repetition on our engine: synthesis, the backend's proof, our
+/// verification, then `check` (more verification, timed inside the record,
+/// and checks on the synthesized circuits) before the record is made.
+pub(crate) fn prove_rep<C: Circuit>(
+    o: &RunOpts,
+    rep: usize,
+    cs: &[C],
+    params: &Params,
+    rng: &mut rand_chacha::ChaCha20Rng,
+    check: impl FnOnce(&Recorder, &[Synthesized], &[crate::groth16::Proof]) -> Result<(), ProverError>,
+) -> Result<Record, ProverError> {
+    let rec = Recorder::with_delays(o.delays.clone());
+    let t = Instant::now();
+    let (synths, allocs) = synth_all(cs, &rec)?;
+    let rs: Vec<(Fr, Fr)> = (0..synths.len())
+        .map(|_| (Fr::random(&mut *rng), Fr::random(&mut *rng)))
+        .collect();
+    let proofs = prove_on_backend(o, params, &synths, &rs, &rec)?;
+    let verified = if o.verify {
+        let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
+        rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
+        Some(true)
+    } else {
+        None
+    };
+    check(&rec, &synths, &proofs)?;
+    let total = t.elapsed().as_secs_f64() * 1e3;
+    let info = circuit_info(o, &cs[0], &synths[0]);
+    let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
+    r.verified = verified;
+    r.check_phases()?;
+    Ok(r)
 }
 
 /// One repetition on bellperson's own prover. The circuit facts of the record

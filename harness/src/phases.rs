@@ -23,6 +23,7 @@ pub const KNOWN_PHASES: &[&str] = &[
     "pin",
     "verify",
     "bellperson_prove",
+    "verify_filecoin",
     // `setup` mode
     "record_shape",
     "qap_eval",
