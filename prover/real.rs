@@ -11,7 +11,7 @@
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::params::{load_or_generate, Expected};
+use crate::groth16::params::{load_or_generate, Expected, ParamsFile};
 use crate::groth16::Params;
 use crate::phases::Recorder;
 use crate::record::Record;
@@ -120,20 +120,19 @@ fn check_inputs(cs: &[RealCircuit], synths: &[crate::synth::Synthesized]) -> Res
 /// parameter file of that sector size, or any of ours), else the cache,
 /// else our setup from the recorded shape of the compound proof's blank
 /// circuit (shape and parameters cached by sector size and porep id).
-pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<Params, ProverError> {
+pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<(Params, ParamsFile), ProverError> {
     let s = synthesize(first, None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
     let blank = blank_circuit(sector)?;
     let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
-    let (p, _, _) = load_or_generate(
+    load_or_generate(
         &blank,
         &o.params_dir,
         o.params_file.as_deref(),
         &Expected::of(&s, d.n),
         fixed_base,
-    )?;
-    Ok(p)
+    )
 }
 
 /// `setup` of a real circuit: its C1 output (from the seed, cached) and its
@@ -183,12 +182,13 @@ pub fn run_prove_real(
     check_backend(o)?;
     let c1 = resolve_c1(o, c1)?;
     let o = &real_opts(o, &c1);
-    let params = real_params(o, c1.sector, &circuits(&c1)?[0])?;
+    let (params, file) = real_params(o, c1.sector, &circuits(&c1)?[0])?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
         if o.backend == "bellperson" {
-            let (r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
+            let (mut r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
+            r.params = Some(file.clone());
             // Checked by our verifier inside; filecoin-proofs' check follows,
             // outside the record's phases (bellperson's record has one phase).
             if o.verify {
@@ -197,7 +197,7 @@ pub fn run_prove_real(
             sink(r)?;
             continue;
         }
-        let r = prove_rep(o, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
+        let mut r = prove_rep(o, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
             if o.verify {
                 rec.time("verify_filecoin", || {
                     phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)
@@ -205,6 +205,7 @@ pub fn run_prove_real(
             }
             check_inputs(&cs, synths)
         })?;
+        r.params = Some(file.clone());
         sink(r)?;
     }
     Ok(())

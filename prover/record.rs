@@ -35,6 +35,9 @@ pub struct Record {
     pub peak_rss_bytes: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
+    /// The parameter file the proofs were made with (`prove` records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<phaseline_record::ParamsFile>,
     /// Self-test delays that were injected (`--inject-delay`), phase -> ms.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub injected_delays: std::collections::BTreeMap<String, f64>,

@@ -8,7 +8,7 @@ use crate::circuits::PorepCircuit;
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::params::{load_or_generate, Expected};
+use crate::groth16::params::{load_or_generate, Expected, ParamsFile};
 use crate::groth16::{verify::verify_all, Params};
 use crate::phases::{covered_ms, Recorder};
 use crate::record::{CircuitInfo, Record, SCHEMA_VERSION};
@@ -125,6 +125,7 @@ pub(crate) fn record(
         allocations_phase: "synthesis".into(),
         peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
         verified: None,
+        params: None,
         injected_delays: o.delays.clone(),
     }
 }
@@ -180,8 +181,8 @@ pub fn params_path(o: &RunOpts) -> Result<std::path::PathBuf, ProverError> {
     Ok(crate::groth16::params::cache_path(&o.params_dir, &c.shape_id()))
 }
 
-/// Loads (or makes and caches) the parameters for the preset.
-pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
+/// Loads (or makes and caches) the parameters for the preset; with the file they came from.
+pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
     let cs = circuits(
         &RunOpts {
             partitions: 1,
@@ -195,28 +196,29 @@ pub fn params_for(o: &RunOpts) -> Result<Params, ProverError> {
     // Missing parameters are made on the device that proves: the GPU's fixed-base
     // backend for `cuda`, the CPU's otherwise.
     let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
-    let (p, _, _) = load_or_generate(
+    load_or_generate(
         &cs[0],
         &o.params_dir,
         o.params_file.as_deref(),
         &Expected::of(&s, d.n),
         fixed_base,
-    )?;
-    Ok(p)
+    )
 }
 
 /// End-to-end proofs: synthesis, proving, verification unless disabled.
 pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
     check_backend(o)?;
-    let params = params_for(o)?;
+    let (params, file) = params_for(o)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
-        if o.backend == "bellperson" {
-            sink(prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0)?;
-            continue;
-        }
-        sink(prove_rep(o, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?)?;
+        let mut r = if o.backend == "bellperson" {
+            prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0
+        } else {
+            prove_rep(o, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?
+        };
+        r.params = Some(file.clone());
+        sink(r)?;
     }
     Ok(())
 }

@@ -24,11 +24,13 @@ fn opts(dir: &std::path::Path) -> RunOpts {
 #[test]
 fn mark_is_written_and_corruption_is_still_rejected() {
     let dir = tempfile::tempdir().unwrap();
-    let p = params_for(&opts(dir.path())).unwrap();
+    let (p, file) = params_for(&opts(dir.path())).unwrap();
     let shape = phaseline_prover::circuits::presets::preset("tiny", 1).unwrap();
     let path = cache_path(dir.path(), &phaseline_prover::cs::Circuit::shape_id(&shape));
     let mark = path.with_extension("params.checked");
     assert!(mark.is_file(), "no mark beside {}", path.display());
+    // The mark holds the digest the run reports for the file.
+    assert_eq!(std::fs::read_to_string(&mark).unwrap().trim(), file.sha256);
     // A marked load gives the same parameters.
     let q = read(&path).unwrap();
     assert_eq!(p.h.len(), q.h.len());

@@ -297,3 +297,31 @@ fn setup_if_missing_keeps_valid_cached_parameters() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn prove_records_the_parameter_file_it_proved_with() {
+    use sha2::Digest;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_phaseline-prover");
+    let prove = |name: &str| -> serde_json::Value {
+        let out = dir.path().join(name);
+        let o = std::process::Command::new(bin)
+            .args(["prove", "--circuit", "tiny", "--backend", "cpu", "--params-dir"])
+            .arg(dir.path())
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str(std::fs::read_to_string(&out).unwrap().lines().next().unwrap()).unwrap()
+    };
+    let pfile = phaseline_prover::groth16::params::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
+    let sha = |p: &std::path::Path| hex::encode(sha2::Sha256::digest(std::fs::read(p).unwrap()));
+    let made = prove("a.jsonl");
+    assert_eq!(made["params"]["source"], "generated", "{made}");
+    assert_eq!(made["params"]["sha256"], sha(&pfile).as_str());
+    assert_eq!(made["params"]["path"], pfile.display().to_string().as_str());
+    let loaded = prove("b.jsonl");
+    assert_eq!(loaded["params"]["source"], "loaded", "{loaded}");
+    assert_eq!(loaded["params"]["sha256"], made["params"]["sha256"]);
+}

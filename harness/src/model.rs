@@ -155,6 +155,10 @@ pub struct Sample {
     /// field): such samples never meet a real prover's in a comparison.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mock: bool,
+    /// The parameter file (path, SHA-256, where it came from) the record's proofs were made
+    /// with; absent for synthesis-only records and runners that do not report it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<phaseline_record::ParamsFile>,
 }
 
 /// The machine class a measurement belongs to: runs compare only within one.
@@ -284,6 +288,22 @@ pub enum Verdict {
     Improved,
     Unchanged,
     Inconclusive,
+    /// Slower, but it ran concurrently with other phases whose joint elapsed time did not
+    /// regress (see `compare::overlap`): reported, never counted as a regression.
+    Overlapped,
+}
+
+impl Verdict {
+    /// The lower-case name used in every output (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Overlapped => "overlapped",
+        }
+    }
 }
 
 /// One row of a comparison: candidate vs reference, one variant, case and phase.

@@ -36,6 +36,9 @@ pub struct Record {
     pub circuit: BTreeMap<String, serde_json::Value>,
     #[serde(default)]
     pub verified: Option<bool>,
+    /// The parameter file the proofs were made with (`prove` records of the prover).
+    #[serde(default)]
+    pub params: Option<phaseline_record::ParamsFile>,
     /// Every other top-level field (counters).
     #[serde(flatten)]
     pub rest: BTreeMap<String, serde_json::Value>,
@@ -167,6 +170,7 @@ pub fn to_sample(r: &Record, variant: &str, case: &Case, rep: usize, order: usiz
         fingerprint: r.fingerprint.clone(),
         memory: Vec::new(),
         mock: r.is_mock(),
+        params: r.params.clone(),
     }
 }
 
@@ -188,5 +192,6 @@ pub fn failed(variant: &str, case: &Case, rep: usize, order: usize, warmup: bool
         fingerprint: String::new(),
         memory: Vec::new(),
         mock: false,
+        params: None,
     }
 }

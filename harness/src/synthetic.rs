@@ -248,6 +248,7 @@ impl SyntheticRun {
             fingerprint: format!("synthetic-{}", v.feature_list()),
             memory: Vec::new(),
             mock: false,
+            params: None,
         }
     }
 }

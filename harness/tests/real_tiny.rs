@@ -56,6 +56,13 @@ fn tiny_preset_two_variants_end_to_end() {
             );
         }
     }
+    // Every sample names the parameter file it proved with; both variants used the same one.
+    let hashes: Vec<&str> = run
+        .samples
+        .iter()
+        .map(|s| s.params.as_ref().map(|p| p.sha256.as_str()).unwrap_or("none"))
+        .collect();
+    assert!(hashes.iter().all(|h| h.len() == 64 && *h == hashes[0]), "{hashes:?}");
     let fps: Vec<&str> = run.variants.iter().map(|v| v.fingerprint.as_str()).collect();
     assert_ne!(fps[0], fps[1], "each feature set is its own build");
     // SmallVec keeps short linear combinations inline: far fewer heap allocations.

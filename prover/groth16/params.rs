@@ -69,6 +69,11 @@ pub fn check(p: &Params, e: &Expected, path: &str) -> Result<(), ProverError> {
 
 /// Reads a parameter file (points checked to be on the curve and in the subgroup).
 pub fn read(path: &Path) -> Result<Params, ProverError> {
+    read_with_digest(path).map(|(p, _)| p)
+}
+
+/// [`read`], and the SHA-256 of the file's bytes (lower-case hex).
+pub fn read_with_digest(path: &Path) -> Result<(Params, String), ProverError> {
     let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
     if bytes.is_empty() {
         return Err(ProverError::Params {
@@ -89,7 +94,7 @@ pub fn read(path: &Path) -> Result<Params, ProverError> {
     if !known_good {
         write_mark(path, &digest);
     }
-    Ok(p)
+    Ok((p, digest))
 }
 
 fn mark_path(path: &Path) -> PathBuf {
@@ -107,14 +112,16 @@ fn write_mark(path: &Path, digest: &str) {
 
 /// Records that the parameter file at `path` holds valid points (it was just
 /// written from points this process made), so loads skip the point checks.
-pub fn mark_checked(path: &Path) -> Result<(), ProverError> {
+/// Returns the file's SHA-256.
+pub fn mark_checked(path: &Path) -> Result<String, ProverError> {
     let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
-    write_mark(path, &hex::encode(Sha256::digest(&bytes)));
-    Ok(())
+    let digest = hex::encode(Sha256::digest(&bytes));
+    write_mark(path, &digest);
+    Ok(digest)
 }
 
 /// Writes parameters atomically (temp file, fsync, rename), points serialized in parallel.
-pub fn write_atomic(p: &Params, path: &Path) -> Result<(), ProverError> {
+pub fn write_atomic(p: &Params, path: &Path) -> Result<String, ProverError> {
     crate::setup::write::write_params(p, path)
         .map(|_| ())
         .map_err(|e| ProverError::io(path.display().to_string(), e))?;
@@ -146,13 +153,7 @@ pub fn generate<C: Circuit>(circuit: &C, seed: u64) -> Result<Params, ProverErro
         .map_err(|e| ProverError::Setup(e.to_string()))
 }
 
-/// Where parameters came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Source {
-    Loaded,
-    Generated,
-    GivenFile,
-}
+pub use phaseline_record::{ParamsFile, ParamsSource};
 
 /// Loads the cached parameters for `circuit`, generating and caching them when
 /// absent with our setup on the fixed-base backend `fixed_base`.
@@ -162,21 +163,26 @@ pub fn load_or_generate<C: Circuit>(
     explicit: Option<&Path>,
     expected: &Expected,
     fixed_base: &str,
-) -> Result<(Params, Source, PathBuf), ProverError> {
+) -> Result<(Params, ParamsFile), ProverError> {
+    let file = |path: &Path, sha256, source| ParamsFile {
+        path: path.display().to_string(),
+        sha256,
+        source,
+    };
     if let Some(path) = explicit {
-        let p = read(path)?;
+        let (p, digest) = read_with_digest(path)?;
         check(&p, expected, &path.display().to_string())?;
-        return Ok((p, Source::GivenFile, path.to_path_buf()));
+        return Ok((p, file(path, digest, ParamsSource::GivenFile)));
     }
     let path = cache_path(dir, &circuit.shape_id());
     if path.exists() {
-        let p = read(&path)?;
+        let (p, digest) = read_with_digest(&path)?;
         check(&p, expected, &path.display().to_string())?;
-        return Ok((p, Source::Loaded, path));
+        return Ok((p, file(&path, digest, ParamsSource::Loaded)));
     }
     // Our setup (recorded shape, cached beside the parameters), random toxic waste.
     let p = crate::setup::runner::generate_cached(circuit, dir, fixed_base)?;
     check(&p, expected, &path.display().to_string())?;
-    write_atomic(&p, &path)?;
-    Ok((p, Source::Generated, path))
+    let digest = write_atomic(&p, &path)?;
+    Ok((p, file(&path, digest, ParamsSource::Generated)))
 }

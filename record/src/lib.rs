@@ -4,9 +4,11 @@
 //! struct around these, since their other fields differ.
 
 mod circuit;
+mod params;
 mod phase;
 
 pub use circuit::CircuitInfo;
+pub use params::{ParamsFile, ParamsSource};
 pub use phase::{covered_ms, Phase};
 
 /// Version of the record's JSON shape; the harness refuses other versions.

@@ -82,6 +82,9 @@ struct Spec {
     noise: Option<f64>,
     /// Feature -> phase -> multiplicative factor.
     effects: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Feature -> phase that, with the feature, runs on a second lane beside the phase before
+    /// it (starting with it), as `par-bg2` runs B_G2 beside the GPU's MSMs.
+    concurrent: BTreeMap<String, String>,
     seed: u64,
     /// `ok`, `crash`, `hang`, `missing_phase`, `garbage`, `setsid` (leaves a
     /// `sleep 600` in a session of its own, then works as `ok`).
@@ -262,7 +265,7 @@ fn run(mode: &str, c: &Common, backend: &str) {
     let noise = s.noise.unwrap_or(0.01);
     for rep in 0..c.warmup + c.reps {
         let mut phases = Vec::new();
-        let mut t = 0.0;
+        let (mut t, mut prev_start) = (0.0, 0.0);
         for (name, parent, base) in default_phases(mode) {
             if behaviour == "missing_phase" && s.missing_phase.as_deref().unwrap_or("synthesis") == name {
                 continue;
@@ -278,10 +281,16 @@ fn run(mode: &str, c: &Common, backend: &str) {
             if s.sleep {
                 std::thread::sleep(std::time::Duration::from_secs_f64(ms / 1e3));
             }
-            let start = if parent.is_some() { t - ms } else { t };
-            phases.push(json!({"name": name, "parent": parent, "start_ms": start, "ms": ms, "thread": "main"}));
+            let beside = parent.is_none() && feats.iter().any(|f| s.concurrent.get(f).is_some_and(|p| p == name));
+            let (start, lane) = match (parent, beside) {
+                (Some(_), _) => (t - ms, "main"),
+                (None, true) => (prev_start, "side"),
+                (None, false) => (t, "main"),
+            };
+            phases.push(json!({"name": name, "parent": parent, "start_ms": start, "ms": ms, "thread": lane}));
             if parent.is_none() {
-                t += ms;
+                prev_start = start;
+                t = f64::max(t, start + ms);
             }
         }
         let rec = if behaviour == "garbage" {

@@ -160,6 +160,7 @@ impl MockMeasurer {
             fingerprint: format!("mock-{}", v.feature_list()),
             memory: Vec::new(),
             mock: false,
+            params: None,
         }
     }
 }

@@ -380,7 +380,7 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
     let line = format!("`{}` {}", a.metric, describe(&out.metric));
     let code = match out.verdict {
         Verdict::Regressed => ExitCode::Regression,
-        Verdict::Unchanged | Verdict::Improved => ExitCode::Ok,
+        Verdict::Unchanged | Verdict::Improved | Verdict::Overlapped => ExitCode::Ok,
         Verdict::Inconclusive => {
             return Err(Stop::Skip(format!(
                 "inconclusive at the repetition cap ({} reps): {line}",

@@ -94,6 +94,7 @@ pub fn sample(variant: &str, rep: usize, slow: Option<(&str, f64)>, seed: &mut u
         fingerprint: "fp0".into(),
         memory,
         mock: false,
+        params: None,
     }
 }
 

@@ -102,6 +102,7 @@ pub fn verdict_mark(v: Verdict, ratio: Option<f64>) -> (String, RGBColor) {
         Verdict::Improved => (format!("\u{25bc}{pct}"), marks::IMPROVED),
         Verdict::Unchanged => (format!("={pct}"), marks::NEUTRAL),
         Verdict::Inconclusive => (format!("?{pct}"), marks::NEUTRAL),
+        Verdict::Overlapped => (format!("\u{2225}{pct}"), marks::NEUTRAL),
     }
 }
 

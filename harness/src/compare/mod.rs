@@ -11,6 +11,7 @@
 mod calibrate;
 pub mod common;
 mod options;
+pub mod overlap;
 mod phase;
 mod thresholds;
 
@@ -62,9 +63,12 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
             cases.push(c);
         }
     }
+    let (mut reference_run, mut candidate_run) = (reference.clone(), candidate.clone());
     let mut rows = Vec::new();
     for v in &variants {
         for c in &cases {
+            let groups = overlap::annotate_family(&mut reference_run, v, Some(&mut candidate_run), v, c);
+            let (reference, candidate) = (&reference_run, &candidate_run);
             let r = Side {
                 run: reference,
                 variant: v,
@@ -76,7 +80,9 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
                 role: "candidate",
             };
             if let Some(data) = family_data(&r, &k, c, false) {
-                rows.extend(compare_family(v, c, data, opts));
+                let mut family = compare_family(v, c, data, opts);
+                overlap::settle_members(&mut family, &groups);
+                rows.extend(family);
             }
         }
     }
@@ -111,8 +117,11 @@ pub fn compare_variants(
             )));
         }
     }
+    let mut annotated = run.clone();
     let mut rows = Vec::new();
     for c in case_list(run) {
+        let groups = overlap::annotate_family(&mut annotated, reference_variant, None, candidate_variant, &c);
+        let run = &annotated;
         let r = Side {
             run,
             variant: reference_variant,
@@ -124,7 +133,9 @@ pub fn compare_variants(
             role: "candidate",
         };
         if let Some(data) = family_data(&r, &k, &c, opts.paired) {
-            rows.extend(compare_family(candidate_variant, &c, data, opts));
+            let mut family = compare_family(candidate_variant, &c, data, opts);
+            overlap::settle_members(&mut family, &groups);
+            rows.extend(family);
         }
     }
     Ok(Comparison {

@@ -60,12 +60,7 @@ pub fn pval(p: f64) -> String {
 }
 
 pub fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Regressed => "regressed",
-        Verdict::Improved => "improved",
-        Verdict::Unchanged => "unchanged",
-        Verdict::Inconclusive => "inconclusive",
-    }
+    v.as_str()
 }
 
 /// Verdict with the reps-needed hint of inconclusive rows.
@@ -99,8 +94,9 @@ pub fn severity(v: Verdict) -> u8 {
     match v {
         Verdict::Regressed => 0,
         Verdict::Inconclusive => 1,
-        Verdict::Improved => 2,
-        Verdict::Unchanged => 3,
+        Verdict::Overlapped => 2,
+        Verdict::Improved => 3,
+        Verdict::Unchanged => 4,
     }
 }
 
@@ -111,6 +107,7 @@ pub fn counts(rows: &[PhaseComparison]) -> String {
         Verdict::Improved,
         Verdict::Unchanged,
         Verdict::Inconclusive,
+        Verdict::Overlapped,
     ]
     .into_iter()
     .filter_map(|v| {

@@ -15,6 +15,7 @@ fn marker(v: Verdict) -> &'static str {
         Verdict::Improved => "🟢",
         Verdict::Unchanged => "⚪",
         Verdict::Inconclusive => "🟡",
+        Verdict::Overlapped => "🔵",
     }
 }
 

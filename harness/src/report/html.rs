@@ -27,7 +27,7 @@ const STYLE: &str = "body{font-family:'DejaVu Sans',sans-serif;margin:24px;color
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}\
 table{border-collapse:collapse;margin:8px 0;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}\
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f2f2f2}\
-.regressed{color:#c80000;font-weight:bold}.improved{color:#008200}.unchanged,.inconclusive{color:#666}\
+.regressed{color:#c80000;font-weight:bold}.improved{color:#008200}.unchanged,.inconclusive,.overlapped{color:#666}\
 .warn{background:#fff3cd;border:1px solid #e0c060;padding:8px}.sw{display:inline-block;width:10px;height:10px;margin-right:6px}\
 figure{margin:16px 0}figcaption{font-size:13px;color:#444}svg{max-width:100%;height:auto}";
 
@@ -62,6 +62,7 @@ fn verdict_name(v: Verdict) -> &'static str {
         Verdict::Improved => 1,
         Verdict::Unchanged => 2,
         Verdict::Inconclusive => 3,
+        Verdict::Overlapped => 4,
     }]
 }
 
@@ -223,8 +224,8 @@ pub fn page(rep: &Report) -> String {
     let counts = rep.verdict_counts();
     let _ = write!(
         s,
-        "<p><b>{}</b> regressed, {} improved, {} unchanged, {} inconclusive phase rows",
-        counts[0], counts[1], counts[2], counts[3]
+        "<p><b>{}</b> regressed, {} improved, {} unchanged, {} inconclusive, {} overlapped phase rows",
+        counts[0], counts[1], counts[2], counts[3], counts[4]
     );
     match &rep.baseline {
         Some(b) => {

@@ -32,6 +32,7 @@ fn mark(v: Verdict) -> &'static str {
         Verdict::Improved => "improved",
         Verdict::Unchanged => "unchanged",
         Verdict::Inconclusive => "inconclusive",
+        Verdict::Overlapped => "overlapped",
     }
 }
 
@@ -68,8 +69,8 @@ pub fn summary(rep: &Report) -> String {
     };
     let _ = writeln!(
         s,
-        "{} regressed, {} improved, {} unchanged, {} inconclusive phase rows {against}.\n",
-        c[0], c[1], c[2], c[3]
+        "{} regressed, {} improved, {} unchanged, {} inconclusive, {} overlapped phase rows {against}.\n",
+        c[0], c[1], c[2], c[3], c[4]
     );
     for cmp in rep.comparisons.iter().filter(|c| c.cross_testbed) {
         let _ = writeln!(

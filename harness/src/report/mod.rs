@@ -18,17 +18,18 @@ use crate::{ExitCode, HarnessError};
 use std::path::PathBuf;
 
 /// Verdict names, in the order of [`Report::verdict_counts`].
-pub const VERDICTS: [&str; 4] = ["regressed", "improved", "unchanged", "inconclusive"];
+pub const VERDICTS: [&str; 5] = ["regressed", "improved", "unchanged", "inconclusive", "overlapped"];
 
 /// Rows per verdict, in the order of [`VERDICTS`].
-pub fn count_verdicts<'a>(rows: impl IntoIterator<Item = &'a PhaseComparison>) -> [usize; 4] {
-    let mut c = [0; 4];
+pub fn count_verdicts<'a>(rows: impl IntoIterator<Item = &'a PhaseComparison>) -> [usize; 5] {
+    let mut c = [0; 5];
     for r in rows {
         c[match r.verdict {
             Verdict::Regressed => 0,
             Verdict::Improved => 1,
             Verdict::Unchanged => 2,
             Verdict::Inconclusive => 3,
+            Verdict::Overlapped => 4,
         }] += 1;
     }
     c
@@ -83,8 +84,8 @@ impl Report {
         })
     }
 
-    /// Rows per verdict: regressed, improved, unchanged, inconclusive.
-    pub fn verdict_counts(&self) -> [usize; 4] {
+    /// Rows per verdict: regressed, improved, unchanged, inconclusive, overlapped.
+    pub fn verdict_counts(&self) -> [usize; 5] {
         count_verdicts(self.comparisons.iter().flat_map(|c| c.rows.iter()))
     }
 
