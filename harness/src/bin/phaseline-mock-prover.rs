@@ -189,11 +189,15 @@ fn default_phases(mode: &str) -> Vec<(&'static str, Option<&'static str>, f64)> 
     v
 }
 
+/// As the prover: a preset (with an optional `-mixN`) or a real circuit; anything else is refused.
 fn scale(circuit: &str) -> f64 {
-    match circuit {
+    let preset = circuit.split("-mix").next().unwrap_or(circuit);
+    match preset {
         "tiny" => 1.0,
         "small" => 10.0,
-        _ => 100.0,
+        "medium" | "large" | "xl" | "xxl" | "porep-32g" => 100.0,
+        _ if circuit.starts_with("porep-real:") => 100.0,
+        _ => fail(&format!("unknown circuit preset `{circuit}`")),
     }
 }
 

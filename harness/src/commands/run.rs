@@ -115,6 +115,17 @@ pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
         a.v.variants.clone()
     };
     let variants = crate::variant::parse_all(&specs, cfg)?;
+    for d in &a.inject_delay {
+        if let Some((v, _)) = d.split_once(':') {
+            if !variants.iter().any(|x| x.name == v) {
+                let names: Vec<&str> = variants.iter().map(|x| x.name.as_str()).collect();
+                return Err(HarnessError::Invalid(format!(
+                    "--inject-delay `{d}` names variant `{v}`, which this run does not measure (it has: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+    }
     let progress = match a.progress.as_str() {
         "auto" => progress::Mode::Auto,
         "lines" => progress::Mode::Lines,
