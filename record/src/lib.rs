@@ -9,7 +9,7 @@ mod phase;
 
 pub use circuit::CircuitInfo;
 pub use params::{ParamsFile, ParamsSource};
-pub use phase::{covered_ms, Phase};
+pub use phase::{covered_ms, union_ms, Phase};
 
 /// Version of the record's JSON shape; the harness refuses other versions.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -21,11 +21,17 @@ pub struct Phase {
 
 /// Length of the union of the top-level spans (overlapping spans count once).
 pub fn covered_ms(phases: &[Phase]) -> f64 {
-    let mut spans: Vec<(f64, f64)> = phases
-        .iter()
-        .filter(|p| p.parent.is_none())
-        .map(|p| (p.start_ms, p.start_ms + p.ms))
-        .collect();
+    union_ms(
+        phases
+            .iter()
+            .filter(|p| p.parent.is_none())
+            .map(|p| (p.start_ms, p.start_ms + p.ms)),
+    )
+}
+
+/// Length of the union of `[start, end)` intervals (overlaps count once).
+pub fn union_ms(intervals: impl IntoIterator<Item = (f64, f64)>) -> f64 {
+    let mut spans: Vec<(f64, f64)> = intervals.into_iter().collect();
     spans.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut total = 0.0;
     let mut cur: Option<(f64, f64)> = None;

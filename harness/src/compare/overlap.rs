@@ -91,21 +91,9 @@ fn overlapping_pairs(sample: &Sample) -> Vec<(String, String)> {
 
 /// Time covered by at least one top-level span of a sample; `None` without spans.
 pub fn critical_path_ms(spans: &[Span]) -> Option<f64> {
-    let mut iv: Vec<(f64, f64)> = top_level(spans).map(|s| (s.start_ms, s.start_ms + s.ms)).collect();
-    if iv.is_empty() {
-        return None;
-    }
-    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (mut covered, mut cur) = (0.0, iv[0]);
-    for &(s, e) in &iv[1..] {
-        if s > cur.1 {
-            covered += cur.1 - cur.0;
-            cur = (s, e);
-        } else {
-            cur.1 = cur.1.max(e);
-        }
-    }
-    Some(covered + cur.1 - cur.0)
+    let mut top = top_level(spans).peekable();
+    top.peek()?;
+    Some(phaseline_record::union_ms(top.map(|s| (s.start_ms, s.start_ms + s.ms))))
 }
 
 /// The concurrent groups of a family, from the measured samples of its two sides.
