@@ -162,6 +162,13 @@ pub fn run_shard(cfg: &Config, a: &RunArgs) -> Result<ExitCode, HarnessError> {
     let m = Manifest::load(path)?;
     let (k, source) = shard::resolve_index(a.shard.shard, &|v| std::env::var(v).ok())?;
     let unit = m.unit(k)?;
+    let (commit, _) = crate::provenance::git_state(&cfg.root);
+    if commit != m.commit {
+        eprintln!(
+            "warning: the plan was made at commit {}, this checkout is at {commit}; `merge` refuses units of different commits",
+            m.commit
+        );
+    }
     let mut ra = run_args(&m.options)?;
     ra.out = a.out.clone();
     ra.force = a.force;
