@@ -133,17 +133,7 @@ fn four_shards_merged_judge_as_one_run() {
     assert!(ws.path("merged-report/report.html").is_file());
     // The GitHub Actions matrix of the plan: one entry per unit.
     let o = ws.run(
-        &[
-            "plan",
-            "--shards",
-            "4",
-            "--format",
-            "gha-matrix",
-            "--suite",
-            "synth",
-            "--suite",
-            "e2e",
-        ],
+        &["plan", "--shards", "4", "--format", "gha-matrix", "--out", "p.json"],
         None,
     );
     assert_eq!(o.code, 0, "{}", o.all());
@@ -169,6 +159,10 @@ fn bad_plans_units_and_merges_are_refused() {
     let ws = ws();
     let spec = ws.spec("spec.json", SPEC);
     assert_error(&ws.run(&["plan", "--shards", "0"], None), &["--shards"]);
+    assert_error(
+        &ws.run(&["plan", "--shards", "2", "--format", "gha-matrix"], None),
+        &["needs --out"],
+    );
     std::fs::write(ws.path("garbage.json"), "{not json").unwrap();
     let o = shard_cmd(&ws, &spec, "garbage.json", 0, "flag", "x").output().unwrap();
     let out = |o: std::process::Output| Out {

@@ -97,6 +97,11 @@ fn run_args(o: &RunOptions) -> Result<RunArgs, HarnessError> {
 
 /// `phaseline plan`.
 pub fn plan(cfg: &Config, a: &PlanArgs) -> Result<ExitCode, HarnessError> {
+    if a.format == PlanFormat::GhaMatrix && a.out.is_none() {
+        return Err(HarnessError::Invalid(
+            "--format gha-matrix needs --out FILE: the matrix's jobs run units of that manifest".into(),
+        ));
+    }
     let options = RunOptions {
         suites: pick(&a.suites, &cfg.default.suites),
         variants: pick(&a.variants, &cfg.default.variants),

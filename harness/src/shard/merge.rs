@@ -158,7 +158,7 @@ pub fn merge_runs(shards: Vec<ShardRun>, command: Vec<String>) -> Result<Run, Ha
     let runs: Vec<&Run> = by_index.values().map(|s| &s.run).collect();
     let mut settings = first.run.provenance.settings.clone();
     settings.remove(INDEX_KEY);
-    settings.remove(crate::shard::merge::SOURCE_KEY);
+    settings.remove(SOURCE_KEY);
     settings.insert(MERGED_KEY.into(), format!("{units} units"));
     let started = runs
         .iter()
