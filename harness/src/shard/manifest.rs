@@ -242,6 +242,18 @@ mod tests {
     }
 
     #[test]
+    fn a_matrix_holds_at_most_256_jobs() {
+        let cases: Vec<Case> = (0..GHA_MAX_JOBS + 1).map(|i| case("a", &format!("c{i}"))).collect();
+        let (m, _) = Manifest::plan(&cases, cases.len(), opts(), "c".into(), "t".into()).unwrap();
+        assert!(m.gha_matrix().unwrap_err().to_string().contains("256"));
+        let (m, _) = Manifest::plan(&cases, GHA_MAX_JOBS, opts(), "c".into(), "t".into()).unwrap();
+        assert_eq!(
+            m.gha_matrix().unwrap()["include"].as_array().unwrap().len(),
+            GHA_MAX_JOBS
+        );
+    }
+
+    #[test]
     fn edits_and_ranges_are_refused() {
         let cases = [case("a", "x"), case("a", "y")];
         let (mut m, _) = Manifest::plan(&cases, 2, opts(), "c".into(), "t".into()).unwrap();
