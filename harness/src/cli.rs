@@ -44,6 +44,10 @@ pub enum Command {
     /// The nightly regression job: run, compare with the stored baseline (saved on the
     /// first night), write the report and nightly.json, print bisect steps on a regression.
     Nightly(Box<commands::nightly::NightlyArgs>),
+    /// Cut the cases into work units for a scheduler: a shard manifest (or a GitHub Actions matrix).
+    Plan(commands::shard::PlanArgs),
+    /// Combine the run directories of every shard of one plan into one run.
+    Merge(commands::shard::MergeArgs),
 }
 
 /// Variants and how to get their runners.
@@ -123,6 +127,8 @@ pub struct RunArgs {
     /// Progress display: auto (bar on a terminal), lines, quiet.
     #[arg(long, default_value = "auto")]
     pub progress: String,
+    #[command(flatten)]
+    pub shard: commands::shard::ShardSel,
 }
 
 #[derive(Subcommand, Debug)]
@@ -176,5 +182,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Chart(a)) => crate::chart::run_chart(&cfg, &a),
         Some(Command::Report(a)) => crate::report::run_report(&cfg, &a),
         Some(Command::Nightly(a)) => commands::nightly::run(&cfg, &a),
+        Some(Command::Plan(a)) => commands::shard::plan(&cfg, &a),
+        Some(Command::Merge(a)) => commands::shard::merge(&a),
     }
 }

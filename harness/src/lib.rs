@@ -17,6 +17,7 @@
 //! - `output`: export formats of comparisons and run summaries (`summary`).
 //! - `synthetic`: synthetic runs for tests and mocks.
 //! - `phases`: the phase vocabulary of prover records.
+//! - `shard`: shard manifests for schedulers, and merging the shards' runs.
 
 pub mod baseline;
 pub mod bisect;
@@ -45,6 +46,7 @@ pub mod report;
 pub mod rundir;
 pub mod runner;
 pub mod settle;
+pub mod shard;
 pub mod stats;
 pub mod summary;
 pub mod synthetic;

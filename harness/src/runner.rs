@@ -64,7 +64,8 @@ struct Task {
     block_reps: usize,
 }
 
-fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
+/// The cases of `suites` (suite, preset, partitions), each with its suite's index.
+pub fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
     let mut out = Vec::new();
     for (si, (name, s)) in suites.iter().enumerate() {
         for c in &s.circuits {

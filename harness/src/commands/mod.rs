@@ -5,3 +5,4 @@ pub mod compare;
 pub mod nightly;
 pub mod nightly_steps;
 pub mod run;
+pub mod shard;

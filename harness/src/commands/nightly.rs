@@ -177,6 +177,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         sample_ms: 100,
         progress: a.progress.clone(),
         regenerate_params: false,
+        shard: Default::default(),
     };
     let spec = super::run::spec(cfg, &ra)?;
     if a.require_gpu && !spec.suites.iter().any(|(_, s)| s.backend == "cuda") {

@@ -159,6 +159,9 @@ fn out_dir(cfg: &Config, a: &RunArgs, id: &str) -> PathBuf {
 
 /// `phaseline run`; `is_default` when no suite or variant was named.
 pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, HarnessError> {
+    if a.shard.manifest.is_some() {
+        return super::shard::run_shard(cfg, a);
+    }
     crate::commands::compare::check_format(&a.format)?;
     let spec = spec(cfg, a)?;
     if let Some(out) = &a.out {
