@@ -44,6 +44,8 @@ pub enum Command {
     /// The nightly regression job: run, compare with the stored baseline (saved on the
     /// first night), write the report and nightly.json, print bisect steps on a regression.
     Nightly(Box<commands::nightly::NightlyArgs>),
+    /// The history of nights: import runs, list, export, find steps and trends, chart.
+    History(commands::history::HistoryArgs),
 }
 
 /// Variants and how to get their runners.
@@ -176,5 +178,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Chart(a)) => crate::chart::run_chart(&cfg, &a),
         Some(Command::Report(a)) => crate::report::run_report(&cfg, &a),
         Some(Command::Nightly(a)) => commands::nightly::run(&cfg, &a),
+        Some(Command::History(a)) => commands::history::run(&cfg, &a),
     }
 }

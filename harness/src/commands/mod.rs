@@ -2,6 +2,9 @@
 
 pub mod baseline;
 pub mod compare;
+pub mod history;
+pub mod history_table;
 pub mod nightly;
+pub mod nightly_history;
 pub mod nightly_steps;
 pub mod run;
