@@ -117,7 +117,10 @@ fn thirty_nights_step_trend_and_quiet_phases() {
     assert_eq!(o.code, 0, "{}", o.all());
     let changes: Value = serde_json::from_str(&o.stdout).expect("json");
     // The whole history's table, for the test log.
-    println!("{}", ws.run(&["history", "--db", "hist.sqlite", "changes"], None).stdout);
+    println!(
+        "{}",
+        ws.run(&["history", "--db", "hist.sqlite", "changes"], None).stdout
+    );
     let syn = series(&changes, "synthesis");
     assert_eq!(syn["nights"], NIGHTS);
     let steps = syn["steps"].as_array().expect("steps");
