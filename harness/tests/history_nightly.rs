@@ -90,7 +90,14 @@ fn a_regression_is_dated_and_bisected_over_its_step() {
         .unwrap_or_else(|| panic!("no onset line:\n{}", o.stdout));
     assert!(line.contains("at night 7 of 12"), "{line}");
     assert!(line.contains(&commits[5]) && line.contains(&commits[6]), "{line}");
-    println!("{}", o.stdout.lines().skip_while(|l| !l.starts_with("next steps")).collect::<Vec<_>>().join("\n"));
+    println!(
+        "{}",
+        o.stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("next steps"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     let bisect = format!("git bisect start {} {}", commits[6], commits[5]);
     assert!(o.stdout.contains(&bisect), "expected `{bisect}`:\n{}", o.stdout);
     assert!(

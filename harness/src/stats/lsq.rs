@@ -36,8 +36,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         b.swap(col, piv);
         for r in (col + 1)..k {
             let f = a[r][col] / a[col][col];
-            for c in col..k {
-                a[r][c] -= f * a[col][c];
+            let (top, rest) = a.split_at_mut(r);
+            for (x, p) in rest[0][col..].iter_mut().zip(&top[col][col..]) {
+                *x -= f * p;
             }
             b[r] -= f * b[col];
         }
