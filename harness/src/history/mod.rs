@@ -11,6 +11,8 @@ pub mod chart;
 pub mod export;
 pub mod series;
 pub mod store;
+#[cfg(test)]
+mod tests;
 
 pub use changes::{analyze_all, onset, Onset, SeriesChanges, StepReport, TrendReport};
 pub use series::{series, Night, Series, SeriesKey};
