@@ -498,7 +498,11 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                         }),
                     _ => Vec::new(),
                 };
-                next_steps(cfg, &cmp, name, &b.run, run, &onsets)
+                let mut steps = next_steps(cfg, &cmp, name, &b.run, run, &onsets);
+                if matches!(history, Some((_, true))) && onsets.is_empty() {
+                    steps.push(super::nightly_history::NO_ONSET.into());
+                }
+                steps
             } else {
                 Vec::new()
             };
@@ -521,6 +525,9 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                         rep.budget_rule_regressions
                     ));
                 }
+            }
+            if let Some((db, false)) = &history {
+                message.push_str(&format!("; not appended to the history {}", db.display()));
             }
             if !uncovered.is_empty() {
                 message.push_str(&format!(

@@ -8,6 +8,9 @@ use crate::model::{Comparison, Run, Verdict};
 use crate::stats::shifts::ShiftParams;
 use std::path::{Path, PathBuf};
 
+/// The next-steps line when the history dates none of tonight's regressions.
+pub const NO_ONSET: &str = "history: no step found yet for the regressed phases (a step is dated once the history holds 3 nights on each side of it)";
+
 /// Appends `run` to the history at `db`; a line saying what happened.
 pub fn append(db: &Path, run: &Run, run_dir: &Path) -> Result<String, HarnessError> {
     let mut h = History::open(db)?;
