@@ -48,6 +48,8 @@ pub enum Command {
     Plan(commands::shard::PlanArgs),
     /// Combine the run directories of every shard of one plan into one run.
     Merge(commands::shard::MergeArgs),
+    /// The history of nights: import runs, list, export, find steps and trends, chart.
+    History(commands::history::HistoryArgs),
 }
 
 /// Variants and how to get their runners.
@@ -184,5 +186,6 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, HarnessError> {
         Some(Command::Nightly(a)) => commands::nightly::run(&cfg, &a),
         Some(Command::Plan(a)) => commands::shard::plan(&cfg, &a),
         Some(Command::Merge(a)) => commands::shard::merge(&a),
+        Some(Command::History(a)) => commands::history::run(&cfg, &a),
     }
 }

@@ -223,6 +223,15 @@ impl Default for Nightly {
     }
 }
 
+/// `[history]`: where nights are kept for `phaseline history` and appended by the nightly.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryConfig {
+    /// SQLite database, relative to the config's directory; none: no history unless `--history`/`--db`.
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
 /// The whole file.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -253,6 +262,9 @@ pub struct Config {
     /// variants baseline + all, baseline `nightly`).
     #[serde(default)]
     pub nightly: Nightly,
+    /// The history of nights (optional table; docs/history.md).
+    #[serde(default)]
+    pub history: HistoryConfig,
     /// Directory the file was loaded from: the repository root.
     #[serde(skip)]
     pub root: PathBuf,
@@ -371,6 +383,9 @@ impl Config {
             if key.1.trim().is_empty() {
                 return Err(bad(key.0, "must not be empty"));
             }
+        }
+        if self.history.path.as_ref().is_some_and(|p| p.trim().is_empty()) {
+            return Err(bad("history.path", "must not be empty (leave it out for no history)"));
         }
         if !matches!(self.build.profile.as_str(), "release" | "dev") {
             return Err(bad(
@@ -607,5 +622,19 @@ mod tests {
         assert!(e.contains("nightly.baseline"), "{e}");
         let e = with("[nightly]\nsuites = \"synth\"\n");
         assert!(e.contains("invalid config"), "{e}");
+    }
+
+    #[test]
+    fn history_table_path_and_unknown_keys() {
+        let base = include_str!("../../phaseline.toml");
+        let cfg = Config::parse(base).expect("parses");
+        assert_eq!(cfg.history.path.as_deref(), Some("reports/history.sqlite"));
+        let start = base.find("[history]").expect("table");
+        let cfg = Config::parse(&base[..start]).expect("parses");
+        assert_eq!(cfg.history, HistoryConfig::default());
+        let e = Config::parse(&format!("{}[history]\npath = \"h.db\"\nkeep = 3\n", &base[..start]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("keep"), "{e}");
     }
 }

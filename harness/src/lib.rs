@@ -12,6 +12,7 @@
 //! - `record`: runner records to samples; `runner`: `measure`, the interleaved run loop.
 //! - `rundir`, `summary`, `fsutil`: run directories, medians, atomic writes.
 //! - `baseline`: stored baselines per testbed.
+//! - `history`: the history of nights (SQLite), its series, steps and trends.
 //! - `bisect`: flag bisection and the `git bisect run` oracle.
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
 //! - `output`: export formats of comparisons and run summaries (`summary`).
@@ -31,6 +32,7 @@ pub mod error;
 pub mod exec;
 pub mod fsutil;
 pub mod gpu;
+pub mod history;
 pub mod interrupt;
 pub mod journal;
 pub mod model;

@@ -1,6 +1,7 @@
 //! Trend over many runs (a nightly history): one point per run and phase (the
 //! median of its measured samples) joined by a line in the phase's colour, and
 //! the baseline's range (min to max of its samples) as a band behind it.
+//! Steps found in the history are marked by a dashed line before their first run.
 
 use super::axis::{category_chart, AxisText};
 use super::data;
@@ -28,6 +29,8 @@ pub struct Trend {
     pub runs: Vec<String>,
     pub lines: Vec<Line>,
     pub baseline: Option<String>,
+    /// Steps: index of the first run at the new level, and its label (e.g. `+4.1%`).
+    pub steps: Vec<(usize, String)>,
 }
 
 impl Trend {
@@ -67,6 +70,7 @@ impl Trend {
             runs: runs.iter().map(|r| r.id.clone()).collect(),
             lines,
             baseline: baseline.map(|b| b.0.to_string()),
+            steps: Vec::new(),
         }
     }
 
@@ -123,6 +127,25 @@ impl Chart for Trend {
                 .draw_series(pts.iter().map(|p| Circle::new(*p, 4, c.filled())))
                 .ce()?;
         }
+        for (i, label) in &self.steps {
+            let x = *i as f64 - 0.5;
+            let top = hi * 1.4;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(x, lo / 1.5), (x, top)],
+                    6,
+                    4,
+                    RED.stroke_width(2),
+                ))
+                .ce()?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    label.clone(),
+                    (x, top),
+                    render::font(12).color(&RED),
+                )))
+                .ce()?;
+        }
         let mut entries: Vec<LegendEntry> = self
             .lines
             .iter()
@@ -130,6 +153,9 @@ impl Chart for Trend {
             .collect();
         if let Some(b) = &self.baseline {
             entries.push(LegendEntry::new(format!("band: {b} min-max"), BLACK, Swatch::Band));
+        }
+        if !self.steps.is_empty() {
+            entries.push(LegendEntry::new("step (history)", RED, Swatch::Dashed));
         }
         render::draw_legend(&legend, "phase", &entries)
     }

@@ -2,7 +2,10 @@
 
 pub mod baseline;
 pub mod compare;
+pub mod history;
+pub mod history_table;
 pub mod nightly;
+pub mod nightly_history;
 pub mod nightly_steps;
 pub mod run;
 pub mod shard;

@@ -60,6 +60,9 @@ pub struct NightlyArgs {
     /// be measured tonight (the same-sitting reference is the default).
     #[arg(long)]
     pub stored_reference: bool,
+    /// Append the run to this history database (default: `[history] path`; docs/history.md).
+    #[arg(long, value_name = "PATH")]
+    pub history: Option<PathBuf>,
 }
 
 /// The stored baseline a night was judged against.
@@ -449,6 +452,20 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     let report_dir = out.join("report");
     let mut promoted = false;
     let mut previous = None;
+    // Tonight joins the history first, so a regression's onset can be looked up in it.
+    let history =
+        super::nightly_history::path(cfg, a.history.as_deref()).map(|db| {
+            match super::nightly_history::append(&db, run, run_dir) {
+                Ok(line) => {
+                    println!("nightly: {line}");
+                    (db, true)
+                }
+                Err(e) => {
+                    eprintln!("warning: tonight's run was not appended to the history: {e}");
+                    (db, false)
+                }
+            }
+        });
     let (cmp, code, mut message, info, steps) = match &stored {
         None => {
             let file = crate::baseline::save(&bdir, name, &tonight_only(run), run_dir, false)?;
@@ -474,7 +491,19 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             print!("{}", Format::Table.exporter().comparison(&cmp)?);
             let code = crate::compare::exit_code(&cmp);
             let steps = if code == ExitCode::Regression {
-                next_steps(cfg, &cmp, name, &b.run, run)
+                let onsets = match &history {
+                    Some((db, true)) => super::nightly_history::onsets(db, key, &cmp, cfg.bootstrap_seed)
+                        .unwrap_or_else(|e| {
+                            eprintln!("warning: history: {e}");
+                            Vec::new()
+                        }),
+                    _ => Vec::new(),
+                };
+                let mut steps = next_steps(cfg, &cmp, name, &b.run, run, &onsets);
+                if matches!(history, Some((_, true))) && onsets.is_empty() {
+                    steps.push(super::nightly_history::NO_ONSET.into());
+                }
+                steps
             } else {
                 Vec::new()
             };
@@ -497,6 +526,9 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                         rep.budget_rule_regressions
                     ));
                 }
+            }
+            if let Some((db, false)) = &history {
+                message.push_str(&format!("; not appended to the history {}", db.display()));
             }
             if !uncovered.is_empty() {
                 message.push_str(&format!(

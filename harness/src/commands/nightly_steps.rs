@@ -1,9 +1,12 @@
 //! What to do after a nightly regression: the regressed phases, a `git bisect`
 //! command between the baseline's commit and this run's, judged by
 //! `phaseline bisect oracle` against the stored baseline, and a
-//! `phaseline bisect flags` hint when the regressed variant has flags.
+//! `phaseline bisect flags` hint when the regressed variant has flags. When the
+//! history shows when the regressed phase got slower, the bisect covers that
+//! step's commit range instead.
 
 use crate::config::Config;
+use crate::history::Onset;
 use crate::model::{Case, Comparison, Run, Verdict, TOTAL};
 use serde::Serialize;
 
@@ -41,10 +44,16 @@ fn known(commit: &str) -> bool {
 }
 
 /// The next steps, one line each: a header per regressed (variant, case) with
-/// its phases, then the commands. `baseline_run` is the stored baseline's run.
-pub fn next_steps(cfg: &Config, c: &Comparison, name: &str, baseline_run: &Run, run: &Run) -> Vec<String> {
-    let good = &baseline_run.provenance.git_commit;
-    let bad = &run.provenance.git_commit;
+/// its phases, then the commands. `baseline_run` is the stored baseline's run;
+/// `onsets`, the steps the history shows for regressed phases.
+pub fn next_steps(
+    cfg: &Config,
+    c: &Comparison,
+    name: &str,
+    baseline_run: &Run,
+    run: &Run,
+    onsets: &[Onset],
+) -> Vec<String> {
     let mut groups: Vec<(String, Case)> = Vec::new();
     for r in c.rows.iter().filter(|r| r.verdict == Verdict::Regressed) {
         if !groups.iter().any(|(v, k)| *v == r.variant && *k == r.case) {
@@ -75,6 +84,20 @@ pub fn next_steps(cfg: &Config, c: &Comparison, name: &str, baseline_run: &Run, 
             .or_else(|| rows.first())
             .map(|r| r.phase.clone())
             .unwrap_or_else(|| TOTAL.into());
+        let onset = onsets
+            .iter()
+            .find(|o| o.key.variant == variant && o.key.case == case && o.key.phase == metric);
+        let (mut good, mut bad) = (&baseline_run.provenance.git_commit, &run.provenance.git_commit);
+        if let Some(o) = onset {
+            let s = &o.step;
+            out.push(format!(
+                "  history: `{metric}` stepped {:+.1}% (p = {:.4}) at night {} of {} (run {}, {}), between commit {} (last before) and {} (first after)",
+                s.change_pct, s.p_value, s.night, o.nights, s.run_id, s.started_utc, s.commit_before, s.commit_after
+            ));
+            if known(&s.commit_before) && known(&s.commit_after) && s.commit_before != s.commit_after {
+                (good, bad) = (&s.commit_before, &s.commit_after);
+            }
+        }
         let features: Vec<String> = run
             .variants
             .iter()

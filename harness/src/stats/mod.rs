@@ -8,16 +8,24 @@
 //! - [`bh`]: Benjamini-Hochberg false-discovery-rate adjustment.
 //! - [`reps_needed`]: repetitions that would likely settle an inconclusive result.
 //! - [`noise`]: noise threshold of a phase from A/A samples (used by `calibrate`).
+//! - [`edivisive`]: change points of a series by E-divisive means with a permutation test.
+//! - [`lsq`]: least squares on a level, a slope and steps; BIC.
+//! - [`trend`]: Theil-Sen slope and the Mann-Kendall trend test.
+//! - [`shifts`]: steps and drifts of a nightly series, told apart.
 //! - [`rng`]: the seeded random source they share.
 
 pub mod bh;
 pub mod bootstrap;
+pub mod edivisive;
+pub mod lsq;
 pub mod mann_whitney;
 pub mod noise;
 pub mod quantile;
 pub mod reps_needed;
 pub mod rng;
+pub mod shifts;
 pub mod signed_rank;
+pub mod trend;
 
 pub use bh::benjamini_hochberg;
 pub use bootstrap::{median_ratio_ci, ratio, RatioCi};
