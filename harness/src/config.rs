@@ -628,7 +628,7 @@ mod tests {
     fn history_table_path_and_unknown_keys() {
         let base = include_str!("../../phaseline.toml");
         let cfg = Config::parse(base).expect("parses");
-        assert_eq!(cfg.history.path.as_deref(), Some("reports/history.sqlite"));
+        assert_eq!(cfg.history.path.as_deref(), Some("history/nights.sqlite"));
         let start = base.find("[history]").expect("table");
         let cfg = Config::parse(&base[..start]).expect("parses");
         assert_eq!(cfg.history, HistoryConfig::default());
