@@ -8,12 +8,9 @@ use std::os::unix::fs::PermissionsExt;
 
 /// A workspace whose `cargo` copies the mock runner into the target dir and logs each call.
 fn ws_with_fake_cargo() -> Ws {
-    let tmp = tempfile::tempdir().unwrap();
-    let script = tmp.path().join("fake-cargo");
-    let ws = Ws::with_config(&common::config(
-        &format!("cargo = {:?}", script.display().to_string()),
-        20.0,
-    ));
+    // In the workspace (outside the fingerprint's source roots), so it goes with it.
+    let ws = Ws::with_config(&common::config("cargo = \"./fake-cargo\"", 20.0));
+    let script = ws.path("fake-cargo");
     let log = ws.path("cargo.log");
     let body = format!(
         "#!/bin/sh\n\
@@ -26,8 +23,6 @@ fn ws_with_fake_cargo() -> Ws {
     );
     std::fs::write(&script, body).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    // Keep the script's directory alive as long as the workspace.
-    std::mem::forget(tmp);
     ws
 }
 
