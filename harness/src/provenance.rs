@@ -21,13 +21,27 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
-/// Commit of the checkout at `root` and whether tracked files differ from it.
+/// Written by the build job into a bundle of tracked files (no `.git`), for a GPU host without
+/// cargo: the commit, then `dirty` when the build's checkout had changes.
+pub const COMMIT_FILE: &str = ".phaseline-commit";
+
+/// Commit of the checkout at `root` and whether tracked files differ from it; in an unpacked
+/// bundle, what its [`COMMIT_FILE`] says; else `unknown`.
 pub fn git_state(root: &Path) -> (String, bool) {
-    let commit = git(root, &["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(root, &["status", "--porcelain", "--untracked-files=no"])
-        .map(|s| !s.is_empty())
-        .unwrap_or(false);
-    (commit, dirty)
+    if let Some(commit) = git(root, &["rev-parse", "HEAD"]) {
+        let dirty = git(root, &["status", "--porcelain", "--untracked-files=no"])
+            .map(|s| !s.is_empty())
+            .unwrap_or(false);
+        return (commit, dirty);
+    }
+    let text = std::fs::read_to_string(root.join(COMMIT_FILE)).unwrap_or_default();
+    let mut words = text.split_whitespace();
+    match words.next() {
+        Some(c) if c.len() >= 7 && c.chars().all(|x| x.is_ascii_hexdigit()) => {
+            (c.to_string(), words.next() == Some("dirty"))
+        }
+        _ => ("unknown".into(), false),
+    }
 }
 
 /// Provenance of a run starting now in the checkout at `root`.
@@ -46,5 +60,20 @@ pub fn collect(root: &Path) -> Provenance {
         started_utc: now_utc(),
         finished_utc: String::new(),
         settings: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bundle_without_git_reads_its_commit_file() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(git_state(d.path()), ("unknown".into(), false));
+        std::fs::write(d.path().join(COMMIT_FILE), "0123abcd4567 dirty\n").unwrap();
+        assert_eq!(git_state(d.path()), ("0123abcd4567".into(), true));
+        std::fs::write(d.path().join(COMMIT_FILE), "not a commit\n").unwrap();
+        assert_eq!(git_state(d.path()), ("unknown".into(), false));
     }
 }

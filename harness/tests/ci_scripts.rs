@@ -147,6 +147,10 @@ fn build_job_bundle_runs_on_a_host_without_cargo() {
     // Night 2, a fresh bundle directory and the kept state: same code, exit 0.
     let r = night("2", "", CPU_NIGHT);
     assert_eq!(r.code, 0, "{}", r.out);
+    // The bundle has no .git, yet its runs name the build's commit (bisect and history need it).
+    let head = git(ws.dir.path(), &["rev-parse", "HEAD"]);
+    let nightly = std::fs::read_to_string(w("out-2/nightly.json")).unwrap();
+    assert!(nightly.contains(&head), "commit {head} not in nightly.json: {nightly}");
     // Night 3: msm_l 40 -> 48 ms: exit 1, named as a regression.
     let r = night("3", r#", "phases": {"msm_l": 48.0}"#, CPU_NIGHT);
     assert_eq!(r.code, 1, "{}", r.out);

@@ -37,6 +37,8 @@ echo "$built"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$stage"
+# The bundle has no .git: the harness reads the commit of its runs from this file.
+{ git rev-parse HEAD; if [ -n "$(git status --porcelain --untracked-files=no)" ]; then echo dirty; fi; } > "$stage/.phaseline-commit"
 mkdir -p "$stage/target/release"
 cp "$harness" "$stage/target/release/phaseline"
 while read -r line; do
