@@ -77,7 +77,9 @@ pub fn judge(
 /// and rows whose verdict rested on significance are decided again. (A same-commit night on a GPU
 /// host once failed on one row of 92 at q = 0.047 within its family of 23.)
 fn one_family(rows: &mut [crate::model::PhaseComparison], alpha: f64) {
-    let tested: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].ref_n > 0 && rows[i].cand_n > 0).collect();
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].ref_n > 0 && rows[i].cand_n > 0)
+        .collect();
     let p: Vec<f64> = tested.iter().map(|&i| rows[i].p_value).collect();
     let q = crate::stats::benjamini_hochberg(&p);
     for (&i, q) in tested.iter().zip(q) {
@@ -291,7 +293,11 @@ mod tests {
         rows.push(row(Verdict::Regressed, 0.04, 1.2, 1.4, 1.5));
         one_family(&mut rows, 0.05);
         assert_eq!(rows[91].verdict, Verdict::Inconclusive);
-        assert!(rows[91].note.as_deref().unwrap().contains("not across the night's 92 rows"));
+        assert!(rows[91]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("not across the night's 92 rows"));
         let mut rows = vec![quiet; 91];
         rows.push(row(Verdict::Regressed, 0.0002, 1.2, 1.4, 1.5));
         one_family(&mut rows, 0.05);
