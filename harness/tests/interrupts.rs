@@ -4,24 +4,11 @@
 //! folder is left, and a second signal ends the harness at once.
 
 mod common;
-use common::{Ws, MOCK, PHASELINE};
+use common::{alive, pids, Ws, MOCK, PHASELINE};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn alive(pid: i32) -> bool {
-    // SAFETY: signal 0 only probes for existence.
-    unsafe { libc::kill(pid, 0) == 0 }
-}
-
-fn pids(file: &Path) -> Vec<i32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
-}
 
 /// Starts `phaseline ARGS` in the workspace with its own temporary folder.
 fn start(ws: &Ws, args: &[&str], spec: Option<&Path>) -> Child {

@@ -2,12 +2,7 @@
 //! harness is its subreaper), ended by pid, and the sample fails naming it.
 
 mod common;
-use common::{assert_error, run_args, Ws};
-
-fn alive(pid: i32) -> bool {
-    // SAFETY: signal 0 only probes for existence.
-    unsafe { libc::kill(pid, 0) == 0 }
-}
+use common::{alive, assert_error, run_args, Ws};
 
 #[test]
 fn a_setsid_child_does_not_outlive_the_run() {

@@ -177,20 +177,20 @@ pub fn annotate_family(
     cand_variant: &str,
     case: &Case,
 ) -> Vec<Group> {
-    let measured = |run: &Run, v: &str| -> Vec<Sample> {
+    fn measured<'a>(run: &'a Run, v: &str, case: &Case) -> Vec<&'a Sample> {
         run.samples
             .iter()
             .filter(|s| s.ok && !s.warmup && s.variant == v && &s.case == case)
-            .cloned()
             .collect()
+    }
+    let found = {
+        let r = measured(reference, ref_variant, case);
+        let k = match &candidate {
+            Some(c) => measured(c, cand_variant, case),
+            None => measured(reference, cand_variant, case),
+        };
+        groups([&r, &k])
     };
-    let r = measured(reference, ref_variant);
-    let k = match &candidate {
-        Some(c) => measured(c, cand_variant),
-        None => measured(reference, cand_variant),
-    };
-    let (rr, kk): (Vec<&Sample>, Vec<&Sample>) = (r.iter().collect(), k.iter().collect());
-    let found = groups([&rr, &kk]);
     if found.is_empty() {
         return found;
     }

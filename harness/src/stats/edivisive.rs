@@ -147,12 +147,8 @@ pub fn change_points(x: &[f64], p: &EDivisive) -> Vec<Split> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rng::series;
     use super::*;
-
-    fn series(n: usize, noise: f64, seed: u64, f: impl Fn(usize) -> f64) -> Vec<f64> {
-        let mut r = SeededRng::new(seed);
-        (0..n).map(|i| f(i) * (1.0 + noise * r.normal())).collect()
-    }
 
     #[test]
     fn one_step_is_found_where_it_is() {

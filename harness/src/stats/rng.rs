@@ -50,6 +50,13 @@ pub fn derive_seed(base: u64, label: &str) -> u64 {
     h
 }
 
+/// Test series: `f(i)` with relative Gaussian noise, seeded (synthetic benchmark nights).
+#[cfg(test)]
+pub fn series(n: usize, noise: f64, seed: u64, f: impl Fn(usize) -> f64) -> Vec<f64> {
+    let mut r = SeededRng::new(seed);
+    (0..n).map(|i| f(i) * (1.0 + noise * r.normal())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

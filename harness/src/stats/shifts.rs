@@ -156,13 +156,8 @@ pub fn analyze(y: &[f64], p: &ShiftParams) -> Shifts {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rng::SeededRng;
+    use super::super::rng::series;
     use super::*;
-
-    fn series(n: usize, noise: f64, seed: u64, f: impl Fn(usize) -> f64) -> Vec<f64> {
-        let mut r = SeededRng::new(seed);
-        (0..n).map(|i| f(i) * (1.0 + noise * r.normal())).collect()
-    }
 
     #[test]
     fn a_step_is_a_step_with_its_size() {

@@ -190,3 +190,18 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
+
+/// Whether process `pid` still exists.
+pub fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only probes for existence.
+    unsafe { libc::kill(pid, 0) == 0 }
+}
+
+/// The pids a mock runner appended to `file` (its spec's `pid_file`).
+pub fn pids(file: &Path) -> Vec<i32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
