@@ -1,0 +1,250 @@
+//! The runner's command line as the harness speaks it: built here as a value,
+//! turned into argv by [`RunnerArgs::to_argv`], and parsed by every runner
+//! from these same structs (feature `cli`, clap), so a renamed flag fails to
+//! compile instead of failing at run time. A runner may add flags of its own
+//! beside them (`#[command(flatten)]`).
+
+use crate::mode::Backend;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// What one case of a measurement runs: preset, size, repetitions, seed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct CaseArgs {
+    /// Circuit preset (tiny, small, medium, large, xl, xxl, porep-32g, a `-mixN`
+    /// variant of one) or a real PoRep circuit, porep-real:2KiB|8MiB|512MiB.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "tiny"))]
+    pub circuit: String,
+    /// Circuits of one shape proved in one batch.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
+    pub partitions: usize,
+    /// Measured repetitions in this process.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
+    pub reps: usize,
+    /// Repetitions recorded with `warmup: true` before the measured ones.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0))]
+    pub warmup: usize,
+    /// Witness seed (the shape does not depend on it).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
+    pub seed: u64,
+    /// JSON Lines output, one record per repetition (default: stdout).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub json: Option<PathBuf>,
+    /// Harness self-test only: sleep MS milliseconds inside PHASE (PHASE=MS).
+    #[cfg_attr(feature = "cli", arg(long = "inject-delay", value_name = "PHASE=MS"))]
+    pub inject_delay: Vec<String>,
+}
+
+impl Default for CaseArgs {
+    fn default() -> Self {
+        CaseArgs {
+            circuit: "tiny".into(),
+            partitions: 1,
+            reps: 1,
+            warmup: 0,
+            seed: 1,
+            json: None,
+            inject_delay: Vec::new(),
+        }
+    }
+}
+
+/// `prove`: a case on one backend with the parameters of a directory.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct ProveArgs {
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub case: CaseArgs,
+    /// Proving backend (default: the runner's first, see `info --json`).
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub backend: Option<Backend>,
+    /// Parameter directory (default: $PHASELINE_PARAMS_DIR, then ./params).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub params_dir: Option<PathBuf>,
+    /// Skip verification of the proofs.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_verify: bool,
+}
+
+/// `setup`: make (or keep) the parameters of a preset.
+#[derive(Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct SetupArgs {
+    #[cfg_attr(feature = "cli", arg(long, default_value = "tiny"))]
+    pub circuit: String,
+    /// Parameter directory (default: $PHASELINE_PARAMS_DIR, then ./params).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub params_dir: Option<PathBuf>,
+    /// Keep cached parameters that pass their check; make them only when absent.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub if_missing: bool,
+}
+
+/// `info`: the runner's self-description.
+#[derive(Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct InfoArgs {
+    /// As JSON ([`crate::RunnerInfo`]).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub json: bool,
+}
+
+/// One runner invocation the harness makes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunnerArgs {
+    Synth(CaseArgs),
+    Prove(ProveArgs),
+    Setup(SetupArgs),
+    Info(InfoArgs),
+}
+
+fn flag(v: &mut Vec<OsString>, name: &str, value: impl Into<OsString>) {
+    v.push(name.into());
+    v.push(value.into());
+}
+
+impl CaseArgs {
+    fn push(&self, v: &mut Vec<OsString>) {
+        flag(v, "--circuit", &self.circuit);
+        flag(v, "--partitions", self.partitions.to_string());
+        flag(v, "--reps", self.reps.to_string());
+        flag(v, "--warmup", self.warmup.to_string());
+        flag(v, "--seed", self.seed.to_string());
+        if let Some(j) = &self.json {
+            flag(v, "--json", j);
+        }
+        for d in &self.inject_delay {
+            flag(v, "--inject-delay", d);
+        }
+    }
+}
+
+impl RunnerArgs {
+    /// The subcommand's name.
+    pub fn command(&self) -> &'static str {
+        match self {
+            RunnerArgs::Synth(_) => "synth",
+            RunnerArgs::Prove(_) => "prove",
+            RunnerArgs::Setup(_) => "setup",
+            RunnerArgs::Info(_) => "info",
+        }
+    }
+
+    /// The arguments after the program name.
+    pub fn to_argv(&self) -> Vec<OsString> {
+        let mut v: Vec<OsString> = vec![self.command().into()];
+        match self {
+            RunnerArgs::Synth(c) => c.push(&mut v),
+            RunnerArgs::Prove(p) => {
+                p.case.push(&mut v);
+                if let Some(b) = p.backend {
+                    flag(&mut v, "--backend", b.as_str());
+                }
+                if let Some(d) = &p.params_dir {
+                    flag(&mut v, "--params-dir", d);
+                }
+                if p.no_verify {
+                    v.push("--no-verify".into());
+                }
+            }
+            RunnerArgs::Setup(s) => {
+                flag(&mut v, "--circuit", &s.circuit);
+                if let Some(d) = &s.params_dir {
+                    flag(&mut v, "--params-dir", d);
+                }
+                if s.if_missing {
+                    v.push("--if-missing".into());
+                }
+            }
+            RunnerArgs::Info(i) => {
+                if i.json {
+                    v.push("--json".into());
+                }
+            }
+        }
+        v
+    }
+
+    /// Examples covering every flag, for the runners' own round-trip tests
+    /// (each parses these argv with its clap command line and must get them back).
+    pub fn examples() -> Vec<RunnerArgs> {
+        let case = CaseArgs {
+            circuit: "porep-real:2KiB".into(),
+            partitions: 3,
+            reps: 4,
+            warmup: 2,
+            seed: 99,
+            json: Some("out dir/r.jsonl".into()),
+            inject_delay: vec!["msm_l=1.5".into(), "ntt_h=2".into()],
+        };
+        vec![
+            RunnerArgs::Synth(CaseArgs::default()),
+            RunnerArgs::Synth(case.clone()),
+            RunnerArgs::Prove(ProveArgs {
+                case,
+                backend: Some(Backend::Cuda),
+                params_dir: Some("p".into()),
+                no_verify: true,
+            }),
+            RunnerArgs::Prove(ProveArgs {
+                case: CaseArgs::default(),
+                backend: None,
+                params_dir: None,
+                no_verify: false,
+            }),
+            RunnerArgs::Setup(SetupArgs {
+                circuit: "medium".into(),
+                params_dir: Some("p".into()),
+                if_missing: true,
+            }),
+            RunnerArgs::Info(InfoArgs { json: true }),
+        ]
+    }
+}
+
+#[cfg(all(test, feature = "cli"))]
+mod tests {
+    use super::*;
+    use clap::{Parser, Subcommand};
+
+    /// The smallest runner command line: the shared structs and nothing else.
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        cmd: Cmd,
+    }
+
+    #[derive(Subcommand)]
+    enum Cmd {
+        Synth(CaseArgs),
+        Prove(ProveArgs),
+        Setup(SetupArgs),
+        Info(InfoArgs),
+    }
+
+    fn parse(a: &RunnerArgs) -> RunnerArgs {
+        let argv = std::iter::once(OsString::from("runner")).chain(a.to_argv());
+        match Cli::try_parse_from(argv).unwrap().cmd {
+            Cmd::Synth(c) => RunnerArgs::Synth(c),
+            Cmd::Prove(p) => RunnerArgs::Prove(p),
+            Cmd::Setup(s) => RunnerArgs::Setup(s),
+            Cmd::Info(i) => RunnerArgs::Info(i),
+        }
+    }
+
+    #[test]
+    fn argv_round_trips_through_the_shared_command_line() {
+        for a in RunnerArgs::examples() {
+            assert_eq!(parse(&a), a, "{:?}", a.to_argv());
+        }
+    }
+
+    #[test]
+    fn defaults_match_the_command_line_defaults() {
+        let a = parse(&RunnerArgs::Synth(CaseArgs::default()));
+        assert_eq!(a, RunnerArgs::Synth(CaseArgs::default()));
+        let s = Cli::try_parse_from(["runner", "setup"]).unwrap();
+        assert!(matches!(s.cmd, Cmd::Setup(SetupArgs { ref circuit, .. }) if circuit == "tiny"));
+    }
+}
