@@ -7,7 +7,6 @@ use crate::config::Config;
 use crate::error::HarnessError;
 use crate::model::{BuiltVariant, Variant};
 use phaseline_fingerprint::{fingerprint, BuildKey};
-use serde::Deserialize;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,19 +18,8 @@ pub const RUNNER: &str = "phaseline-prover";
 /// A built runner ignores it; the mock runner adopts it.
 pub const EXPECT_FEATURES_ENV: &str = "PHASELINE_EXPECT_FEATURES";
 
-/// The part of `info --json` the harness checks.
-#[derive(Clone, Debug, Deserialize)]
-pub struct RunnerInfo {
-    pub fingerprint: String,
-    pub features: Vec<String>,
-    #[serde(default)]
-    pub profile: String,
-    #[serde(default)]
-    pub git_commit: String,
-    /// CUDA architectures the runner was compiled for (empty without `cuda`).
-    #[serde(default)]
-    pub cuda_archs: String,
-}
+/// What a runner's `info --json` says (the runner protocol's type).
+pub use phaseline_record::RunnerInfo;
 
 /// Where and how runners are built.
 #[derive(Clone, Debug)]

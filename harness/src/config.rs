@@ -3,6 +3,7 @@
 //! are errors that name the key.
 
 use crate::error::HarnessError;
+use phaseline_record::{Backend, Mode};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,14 +50,31 @@ impl Interleave {
     }
 }
 
+/// A variant defined by its runner: a given binary speaking the runner
+/// protocol (a prebuilt prover, an anchor), or ours built with `features`
+/// and pinned to one `backend` (bellperson's prover inside our runner).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RunnerDef {
+    /// The runner binary (relative to the repository root); absent: built from the checkout.
+    #[serde(default)]
+    pub path: Option<PathBuf>,
+    /// Features to build with (only without `path`; a given runner reports its own).
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// The backend every case runs on (default: the suite's, else the runner's own).
+    #[serde(default)]
+    pub backend: Option<Backend>,
+}
+
 /// A benchmark suite: a runner mode over some presets.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Suite {
     /// Runner subcommand: `synth` or `prove`.
-    pub mode: String,
+    pub mode: Mode,
     #[serde(default = "default_backend")]
-    pub backend: String,
+    pub backend: Backend,
     pub circuits: Vec<String>,
     #[serde(default = "one")]
     pub partitions: Vec<usize>,
@@ -75,7 +93,10 @@ pub struct Suite {
     pub timeout_s: f64,
     #[serde(default = "default_interleave")]
     pub interleave: Interleave,
-    /// Phases every record of this suite must carry.
+    /// Phases every record of this suite must carry beyond what the runner
+    /// protocol requires of its mode and backend (`phaseline_record::required`),
+    /// on variants that run the suite's own backend.
+    #[serde(default)]
     pub required_phases: Vec<String>,
     /// Whether `--suite all` includes it (false for suites that need a
     /// particular machine, such as a GPU; they run only when named).
@@ -91,8 +112,8 @@ pub struct Suite {
 fn yes() -> bool {
     true
 }
-fn default_backend() -> String {
-    "cpu".into()
+fn default_backend() -> Backend {
+    Backend::Cpu
 }
 fn one() -> Vec<usize> {
     vec![1]
@@ -256,6 +277,9 @@ pub struct Config {
     /// Named variants: name -> features (`baseline = []`). `all` defaults to every flag.
     #[serde(default)]
     pub variants: BTreeMap<String, Vec<String>>,
+    /// Named variants that name a runner or a backend instead of (only) features.
+    #[serde(default)]
+    pub runners: BTreeMap<String, RunnerDef>,
     pub suites: BTreeMap<String, Suite>,
     pub default: DefaultRun,
     /// `phaseline nightly` (optional table; defaults: suites synth + e2e,
@@ -406,6 +430,23 @@ impl Config {
                 ));
             }
         }
+        for (name, r) in &self.runners {
+            if !valid_name(name) || self.variants.contains_key(name) {
+                return Err(bad(
+                    &format!("runners.{name}"),
+                    "runner variant names use [A-Za-z0-9_-] and differ from [variants] names",
+                ));
+            }
+            if r.path.is_some() && !r.features.is_empty() {
+                return Err(bad(
+                    &format!("runners.{name}.features"),
+                    "a given runner reports its own features: drop `features` or `path`",
+                ));
+            }
+            if r.path.is_none() && r.backend.is_none() {
+                return Err(bad(&format!("runners.{name}"), "name a `path`, a `backend`, or both"));
+            }
+        }
         for (name, feats) in &self.variants {
             if !valid_name(name) {
                 return Err(bad(&format!("variants.{name}"), "variant names use [A-Za-z0-9_-]"));
@@ -424,8 +465,13 @@ impl Config {
             if name == "all" {
                 return Err(bad("suites.all", "`all` is reserved for every suite"));
             }
-            if !matches!(s.mode.as_str(), "synth" | "prove") {
-                return Err(bad(&k("mode"), format!("`{}` is not one of: synth, prove", s.mode)));
+            if s.mode == Mode::Setup {
+                return Err(bad(&k("mode"), "`setup` is not a suite mode: use synth or prove"));
+            }
+            for p in &s.required_phases {
+                if !phaseline_record::names::is_known(p) {
+                    return Err(bad(&k("required_phases"), format!("`{p}` is not a phase any runner records")));
+                }
             }
             if s.circuits.is_empty() {
                 return Err(bad(&k("circuits"), "name at least one preset"));

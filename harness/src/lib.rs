@@ -40,6 +40,7 @@ pub mod monitor;
 pub mod orphans;
 pub mod output;
 pub mod phases;
+pub mod prebuilt;
 pub mod progress;
 pub mod provenance;
 pub mod record;

@@ -4,6 +4,7 @@
 //! A run holds raw samples only; every summary is recomputed from them, so a
 //! stored run can be re-analysed with other thresholds later.
 
+pub use phaseline_record::{Backend, Mode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -11,14 +12,23 @@ use std::collections::BTreeMap;
 pub const RUN_SCHEMA_VERSION: u32 = 1;
 
 /// Name of the pseudo-phase holding a sample's end-to-end time (`total_ms`).
-pub const TOTAL: &str = "total";
+pub const TOTAL: &str = phaseline_record::names::TOTAL;
 
-/// A named set of cargo features of the prover (`baseline=`, `A1=smallvec`).
+/// One contender of a run: a named set of cargo features of the prover built
+/// from the checkout (`baseline=`, `A1=smallvec`), or a given runner (a
+/// prebuilt prover, an anchor such as supraseal-c2) that speaks the runner
+/// protocol; optionally pinned to one backend (bellperson's prover).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Variant {
     pub name: String,
-    /// Cargo features, sorted and deduplicated.
+    /// Cargo features, sorted and deduplicated (a given runner's: what its `info --json` says).
     pub features: Vec<String>,
+    /// A given runner binary instead of one built from the checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner: Option<std::path::PathBuf>,
+    /// The backend every case of this variant runs on, whatever the suite's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<Backend>,
 }
 
 impl Variant {
@@ -29,7 +39,21 @@ impl Variant {
         Variant {
             name: name.into(),
             features: f,
+            runner: None,
+            backend: None,
         }
+    }
+
+    /// This variant run by the given runner binary.
+    pub fn with_runner(mut self, runner: impl Into<std::path::PathBuf>) -> Self {
+        self.runner = Some(runner.into());
+        self
+    }
+
+    /// This variant on one backend.
+    pub fn with_backend(mut self, backend: Backend) -> Self {
+        self.backend = Some(backend);
+        self
     }
 
     /// Whether the runner is built with the GPU backend.
@@ -62,13 +86,14 @@ pub struct Case {
     pub suite: String,
     pub circuit: String,
     pub partitions: usize,
-    /// Prover backend (`cpu`, `cuda`); `cpu` for synth.
+    /// The suite's prover backend (`cpu`, `cuda`); `cpu` for synth. A variant may run
+    /// another backend of the same device class on it (supraseal-c2 on a `cuda` case).
     #[serde(default = "default_backend")]
-    pub backend: String,
+    pub backend: Backend,
 }
 
-fn default_backend() -> String {
-    "cpu".into()
+fn default_backend() -> Backend {
+    Backend::Cpu
 }
 
 impl Case {

@@ -1,44 +1,18 @@
-//! Reading the runner's JSON Lines records and turning each into a [`Sample`].
+//! Reading the runner's JSON Lines records (the protocol's [`RecordHead`]
+//! plus each runner's own counters) and turning each into a [`Sample`].
 
 use crate::error::HarnessError;
 use crate::model::{Case, Sample, Span, TOTAL};
+use phaseline_record::{Backend, Mode, RecordHead, Requires};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// One span of a record.
-#[derive(Clone, Debug, Deserialize)]
-pub struct RecPhase {
-    pub name: String,
-    #[serde(default)]
-    pub parent: Option<String>,
-    pub start_ms: f64,
-    pub ms: f64,
-    #[serde(default)]
-    pub thread: String,
-}
-
-/// The fields of a runner record the harness uses.
+/// A runner record: the head every runner writes, and its other top-level fields (counters).
 #[derive(Clone, Debug, Deserialize)]
 pub struct Record {
-    pub schema_version: u32,
-    pub mode: String,
-    #[serde(default)]
-    pub backend: String,
-    #[serde(default)]
-    pub features: Vec<String>,
-    pub fingerprint: String,
-    #[serde(default)]
-    pub warmup: bool,
-    pub phases: Vec<RecPhase>,
-    pub total_ms: f64,
-    #[serde(default)]
-    pub circuit: BTreeMap<String, serde_json::Value>,
-    #[serde(default)]
-    pub verified: Option<bool>,
-    /// The parameter file the proofs were made with (`prove` records of the prover).
-    #[serde(default)]
-    pub params: Option<phaseline_record::ParamsFile>,
+    #[serde(flatten)]
+    pub head: RecordHead,
     /// Every other top-level field (counters).
     #[serde(flatten)]
     pub rest: BTreeMap<String, serde_json::Value>,
@@ -48,7 +22,7 @@ impl Record {
     /// Whether the harness's mock runner wrote this record: its records carry the `mock` field
     /// (the behaviour it was asked for) and report `git_commit` `mock`; the prover's never do.
     pub fn is_mock(&self) -> bool {
-        self.rest.contains_key("mock") || self.rest.get("git_commit").and_then(|v| v.as_str()) == Some("mock")
+        self.rest.contains_key("mock") || self.head.git_commit == "mock"
     }
 }
 
@@ -57,7 +31,7 @@ impl Record {
 pub const MAX_PLAUSIBLE_MS: f64 = 7.0 * 24.0 * 3600.0 * 1000.0;
 
 /// Record schema this harness reads.
-pub const RECORD_SCHEMA: u32 = 1;
+pub const RECORD_SCHEMA: u32 = phaseline_record::SCHEMA_VERSION;
 
 /// Parses a JSON Lines file of records.
 pub fn read(path: &Path) -> Result<Vec<Record>, HarnessError> {
@@ -65,13 +39,23 @@ pub fn read(path: &Path) -> Result<Vec<Record>, HarnessError> {
         .map_err(|e| HarnessError::io(format!("cannot read runner output {}", path.display()), e))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        // The version first, so that a record of another schema is named as such.
+        let version = serde_json::from_str::<serde_json::Value>(line)
+            .ok()
+            .and_then(|v| v.get("schema_version").and_then(|x| x.as_u64()));
+        if let Some(v) = version.filter(|v| *v != u64::from(RECORD_SCHEMA)) {
+            return Err(HarnessError::Invalid(format!(
+                "runner record {} has schema_version {v} (this harness reads {RECORD_SCHEMA})",
+                i + 1
+            )));
+        }
         let r: Record = serde_json::from_str(line)
             .map_err(|e| crate::fsutil::json_problem(&format!("runner record {}", i + 1), &e))?;
-        if r.schema_version != RECORD_SCHEMA {
+        if r.head.schema_version != RECORD_SCHEMA {
             return Err(HarnessError::Invalid(format!(
                 "runner record {} has schema_version {} (this harness reads {RECORD_SCHEMA})",
                 i + 1,
-                r.schema_version
+                r.head.schema_version
             )));
         }
         out.push(r);
@@ -81,16 +65,23 @@ pub fn read(path: &Path) -> Result<Vec<Record>, HarnessError> {
 
 /// What a record must satisfy to become a good sample.
 pub struct Expect<'a> {
-    pub mode: &'a str,
+    pub mode: Mode,
+    /// The backend the runner was asked for.
+    pub backend: Backend,
     pub features: &'a [String],
     pub fingerprint: &'a str,
-    pub required_phases: &'a [String],
+    /// Phases the suite requires beyond the protocol's [`phaseline_record::required`].
+    pub extra_phases: &'a [String],
 }
 
 /// Checks a record; the error names what is wrong (e.g. the missing phase).
 pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
+    let r = &r.head;
     if r.mode != x.mode {
         return Err(format!("record mode `{}`, expected `{}`", r.mode, x.mode));
+    }
+    if r.backend != x.backend {
+        return Err(format!("record backend `{}`, expected `{}`", r.backend, x.backend));
     }
     let mut f = r.features.clone();
     f.sort();
@@ -108,8 +99,10 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
             r.fingerprint, x.fingerprint
         ));
     }
-    for p in x.required_phases {
-        if !r.phases.iter().any(|s| &s.name == p) {
+    let required = phaseline_record::required(x.mode, x.backend, Requires::of(r.verified.is_some(), &r.features));
+    let extra = x.extra_phases.iter().map(String::as_str);
+    for p in required.into_iter().chain(extra) {
+        if !r.phases.iter().any(|s| s.name == p) {
             return Err(format!("record is missing phase `{p}`"));
         }
     }
@@ -130,20 +123,25 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
 }
 
 /// Builds the sample of a record that passed [`check`].
-pub fn to_sample(r: &Record, variant: &str, case: &Case, rep: usize, order: usize, wall_ms: f64) -> Sample {
+pub fn to_sample(rec: &Record, variant: &str, case: &Case, rep: usize, order: usize, wall_ms: f64) -> Sample {
+    let r = &rec.head;
     let mut phases: BTreeMap<String, f64> = BTreeMap::new();
     for p in &r.phases {
         *phases.entry(p.name.clone()).or_default() += p.ms;
     }
     phases.insert(TOTAL.into(), r.total_ms);
     let mut counters = BTreeMap::new();
-    for (k, v) in r.rest.iter().chain(r.circuit.iter()) {
+    let circuit = match serde_json::to_value(&r.circuit) {
+        Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
+        _ => BTreeMap::new(),
+    };
+    for (k, v) in rec.rest.iter().chain(circuit.iter()) {
         if let Some(x) = v.as_f64() {
-            if k != "schema_version" && k != "rep" && k != "total_ms" {
-                counters.insert(k.clone(), x);
-            }
+            counters.insert(k.clone(), x);
         }
     }
+    counters.insert("phase_sum_ms".into(), r.phase_sum_ms);
+    counters.insert("unaccounted_ms".into(), r.unaccounted_ms);
     Sample {
         variant: variant.into(),
         case: case.clone(),
@@ -169,7 +167,7 @@ pub fn to_sample(r: &Record, variant: &str, case: &Case, rep: usize, order: usiz
         verified: r.verified,
         fingerprint: r.fingerprint.clone(),
         memory: Vec::new(),
-        mock: r.is_mock(),
+        mock: rec.is_mock(),
         params: r.params.clone(),
     }
 }

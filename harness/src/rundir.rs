@@ -115,7 +115,7 @@ pub fn samples_csv(run: &Run) -> Result<Vec<u8>, HarnessError> {
                 s.case.suite.clone(),
                 s.case.circuit.clone(),
                 s.case.partitions.to_string(),
-                s.case.backend.clone(),
+                s.case.backend.to_string(),
                 s.rep.to_string(),
                 s.order.to_string(),
                 s.warmup.to_string(),

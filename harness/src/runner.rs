@@ -10,8 +10,8 @@ use crate::exec::{self, Job};
 use crate::model::{BuiltVariant, Case, Run, Sample, Variant, RUN_SCHEMA_VERSION};
 use crate::progress::{self, Progress};
 use crate::record;
+use phaseline_record::{Backend, CaseArgs, Mode, ProveArgs, RunnerArgs, RunnerInfo, SetupArgs};
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -70,11 +70,7 @@ pub fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
     for (si, (name, s)) in suites.iter().enumerate() {
         for c in &s.circuits {
             for &p in &s.partitions {
-                let backend = if s.mode == "synth" {
-                    "cpu".into()
-                } else {
-                    s.backend.clone()
-                };
+                let backend = if s.mode == Mode::Synth { Backend::Cpu } else { s.backend };
                 out.push((
                     Case {
                         suite: name.clone(),
@@ -147,23 +143,18 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
     let mut done: Vec<&str> = Vec::new();
     for (c, si) in cases {
         let s = &spec.suites[*si].1;
-        if s.mode != "prove" || done.contains(&c.circuit.as_str()) {
+        if s.mode != Mode::Prove || done.contains(&c.circuit.as_str()) {
             continue;
         }
         done.push(&c.circuit);
-        let mut args: Vec<OsString> = vec![
-            "setup".into(),
-            "--circuit".into(),
-            c.circuit.clone().into(),
-            "--params-dir".into(),
-            spec.params_dir.clone().into(),
-        ];
-        if !spec.regenerate_params {
-            args.push("--if-missing".into());
-        }
+        let args = RunnerArgs::Setup(SetupArgs {
+            circuit: c.circuit.clone(),
+            params_dir: Some(spec.params_dir.clone()),
+            if_missing: !spec.regenerate_params,
+        });
         let job = Job {
             program: PathBuf::from(&runner.binary),
-            args,
+            args: args.to_argv(),
             env: vec![(EXPECT_FEATURES_ENV.into(), runner.variant.feature_list())],
             timeout: Duration::from_secs_f64((s.timeout_s * 20.0).max(600.0)),
             sample_every: None,
@@ -181,40 +172,67 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
     Ok(())
 }
 
-fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, json: &std::path::Path) -> Vec<OsString> {
+/// The runner invocation of task `t` on case `c`, proving on `backend`.
+fn args_for(
+    spec: &MeasureSpec,
+    s: &Suite,
+    c: &Case,
+    t: &Task,
+    backend: Backend,
+    json: &std::path::Path,
+) -> RunnerArgs {
     let (reps, warmup, seed) = if t.block {
         (t.block_reps, t.block_warmup, 1 + t.rep as u64)
     } else {
         // Same witness for every variant at one repetition, a new one per repetition.
         (1, s.inner_warmup, 1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 })
     };
-    let mut a: Vec<OsString> = vec![
-        s.mode.clone().into(),
-        "--circuit".into(),
-        c.circuit.clone().into(),
-        "--partitions".into(),
-        c.partitions.to_string().into(),
-        "--reps".into(),
-        reps.to_string().into(),
-        "--warmup".into(),
-        warmup.to_string().into(),
-        "--seed".into(),
-        seed.to_string().into(),
-        "--json".into(),
-        json.into(),
-    ];
-    if s.mode == "prove" {
-        a.extend([
-            "--backend".into(),
-            c.backend.clone().into(),
-            "--params-dir".into(),
-            spec.params_dir.clone().into(),
-        ]);
+    let case = CaseArgs {
+        circuit: c.circuit.clone(),
+        partitions: c.partitions,
+        reps,
+        warmup,
+        seed,
+        json: Some(json.to_path_buf()),
+        inject_delay: delays_for(&spec.inject_delay, &spec.variants[t.variant].name),
+    };
+    match s.mode {
+        Mode::Synth => RunnerArgs::Synth(case),
+        Mode::Prove | Mode::Setup => RunnerArgs::Prove(ProveArgs {
+            case,
+            backend: Some(backend),
+            params_dir: Some(spec.params_dir.clone()),
+            no_verify: false,
+        }),
     }
-    for d in delays_for(&spec.inject_delay, &spec.variants[t.variant].name) {
-        a.extend(["--inject-delay".into(), d.into()]);
+}
+
+/// The backend variant `v` (whose runner says `info`) proves case `c` of a
+/// `mode` suite on: the variant's own, else the case's when the runner has it,
+/// else the runner's only backend when it is of the case's device class (an
+/// anchor such as supraseal-c2 on a `cuda` case). Anything else is refused.
+pub fn backend_for(v: &Variant, info: &RunnerInfo, c: &Case, mode: Mode) -> Result<Backend, HarnessError> {
+    let has = |b: Backend| info.backends.contains(&b);
+    let names = || info.backends.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ");
+    let want = match (mode, v.backend) {
+        // Synthesis is the CPU's on every runner that does it.
+        (Mode::Synth, _) => Backend::Cpu,
+        (_, Some(b)) => b,
+        (_, None) if has(c.backend) => c.backend,
+        (_, None) => match info.backends.as_slice() {
+            [only] if only.is_gpu() == c.backend.is_gpu() => *only,
+            _ => c.backend,
+        },
+    };
+    if has(want) {
+        return Ok(want);
     }
-    a
+    Err(HarnessError::Invalid(format!(
+        "variant `{}` cannot run case {} ({mode}): its runner runs backends [{}], not `{want}`",
+        v.name,
+        c.label(),
+        names()
+    )))
 }
 
 /// The `PHASE=MS` delays for `variant`: unprefixed ones apply to every variant,
@@ -229,12 +247,13 @@ pub fn delays_for(all: &[String], variant: &str) -> Vec<String> {
         .collect()
 }
 
-/// Runs one task; returns its samples (failed ones included).
+/// Runs one task on `backend`; returns its samples (failed ones included).
 fn run_task(
     spec: &MeasureSpec,
     t: &Task,
     case: &Case,
     bv: &BuiltVariant,
+    backend: Backend,
     tmp: &std::path::Path,
     order: &mut usize,
 ) -> Result<Vec<Sample>, HarnessError> {
@@ -246,7 +265,7 @@ fn run_task(
     let timeout = Duration::from_secs_f64(s.timeout_s * n_records as f64);
     let job = Job {
         program: PathBuf::from(&bv.binary),
-        args: args_for(spec, s, case, t, &json),
+        args: args_for(spec, s, case, t, backend, &json).to_argv(),
         env: vec![(EXPECT_FEATURES_ENV.into(), bv.variant.feature_list())],
         timeout,
         sample_every: spec.sample_every,
@@ -285,7 +304,7 @@ fn run_task(
     }
     if !t.block {
         // The in-process warm-ups are not samples; the measured record is the last one.
-        if recs[..s.inner_warmup].iter().any(|r| !r.warmup) || recs[s.inner_warmup].warmup {
+        if recs[..s.inner_warmup].iter().any(|r| !r.head.warmup) || recs[s.inner_warmup].head.warmup {
             return Ok(fail_all(
                 format!(
                     "runner's records are not {} in-process warm-up(s) then one measured repetition",
@@ -296,17 +315,21 @@ fn run_task(
         }
         recs.drain(..s.inner_warmup);
     }
+    // The suite's own required phases are its backend's; another backend on the case
+    // (an anchor) owes only what the protocol requires of it.
+    let own = if s.mode == Mode::Synth { Backend::Cpu } else { case.backend };
     let expect = record::Expect {
-        mode: &s.mode,
+        mode: s.mode,
+        backend,
         features: &bv.variant.features,
         fingerprint: &bv.fingerprint,
-        required_phases: &s.required_phases,
+        extra_phases: if backend == own { &s.required_phases } else { &[] },
     };
     let (rss_peak, gpu_peak) = crate::monitor::peaks(&o.memory);
     let mut out = Vec::new();
     let mut measured = 0;
     for (i, r) in recs.iter().enumerate() {
-        let warm = if t.block { r.warmup } else { t.warmup };
+        let warm = if t.block { r.head.warmup } else { t.warmup };
         let rep = if t.block && !warm {
             measured += 1;
             t.rep + measured - 1
@@ -315,7 +338,7 @@ fn run_task(
         } else {
             t.rep
         };
-        let wall = if t.block { r.total_ms } else { o.wall_ms };
+        let wall = if t.block { r.head.total_ms } else { o.wall_ms };
         let mut smp = match record::check(r, &expect) {
             Ok(()) => {
                 let mut x = record::to_sample(r, name, case, rep, *order, wall);
@@ -339,15 +362,45 @@ fn run_task(
     Ok(out)
 }
 
-/// Prepares one variant's runner: a given (prebuilt) one, checked against
-/// its own fingerprint, or one built from the checkout.
-fn prepare_variant(spec: &MeasureSpec, v: &Variant, say: &mut dyn FnMut(String)) -> Result<BuiltVariant, HarnessError> {
-    match spec.prebuilt.get(&v.name) {
+/// Prepares one variant's runner: a given one (a nightly's reference, or a
+/// variant that names its runner), checked by `info --json` and from then on
+/// held to the fingerprint it reported, or one built from the checkout.
+fn prepare_variant(
+    spec: &MeasureSpec,
+    v: &Variant,
+    given: &mut BTreeMap<String, Prebuilt>,
+    say: &mut dyn FnMut(String),
+) -> Result<BuiltVariant, HarnessError> {
+    if let (None, Some(bin)) = (given.get(&v.name), &v.runner) {
+        let info = builder::query_info(bin, v)?;
+        if info.schema_version != phaseline_record::SCHEMA_VERSION {
+            return Err(HarnessError::Invalid(format!(
+                "runner {} writes records of schema {} (this harness reads {})",
+                bin.display(),
+                info.schema_version,
+                phaseline_record::SCHEMA_VERSION
+            )));
+        }
+        let p = Prebuilt {
+            binary: bin.clone(),
+            fingerprint: info.fingerprint.clone(),
+            origin: format!("given runner {} {}", info.package_version, info.git_commit),
+        };
+        given.insert(v.name.clone(), p);
+    }
+    match given.get(&v.name) {
         Some(p) => {
-            builder::verify(&p.binary, v, Some(&p.fingerprint))?;
+            let mut v = v.clone();
+            if v.runner.is_some() {
+                // A given runner's features are what it reports.
+                v.features = builder::query_info(&p.binary, &v)?.features;
+                v.features.sort();
+                v.features.dedup();
+            }
+            builder::verify(&p.binary, &v, Some(&p.fingerprint))?;
             say(format!("variant `{}`: {} ({})", v.name, p.origin, p.fingerprint));
             Ok(BuiltVariant {
-                variant: v.clone(),
+                variant: v,
                 fingerprint: p.fingerprint.clone(),
                 binary: p.binary.display().to_string(),
                 cached: true,
@@ -364,6 +417,10 @@ fn prepare_variant(spec: &MeasureSpec, v: &Variant, say: &mut dyn FnMut(String))
 pub struct Session<'a> {
     spec: &'a MeasureSpec,
     built: Vec<BuiltVariant>,
+    /// Runners not built from the checkout, by variant name, with the fingerprint each must keep.
+    given: BTreeMap<String, Prebuilt>,
+    /// The backend each (variant, case) index proves on.
+    backends: BTreeMap<(usize, usize), Backend>,
     cases: Vec<(Case, usize)>,
     tmp: tempfile::TempDir,
     order: usize,
@@ -390,8 +447,9 @@ impl<'a> Session<'a> {
         };
         let mut built = Vec::new();
         let mut failed = Vec::new();
+        let mut given = spec.prebuilt.clone();
         for v in &spec.variants {
-            match prepare_variant(spec, v, &mut quiet_say) {
+            match prepare_variant(spec, v, &mut given, &mut quiet_say) {
                 Ok(b) => built.push(b),
                 Err(HarnessError::Interrupted(sig)) => return Err(HarnessError::Interrupted(sig)),
                 Err(e) => failed.push(format!("variant `{}`: {e}", v.name)),
@@ -406,12 +464,33 @@ impl<'a> Session<'a> {
             )));
         }
         let cases = cases_of(&spec.suites);
-        // Parameters come from a runner built from the checkout when there is one.
-        let maker = built
+        let infos = built
             .iter()
-            .find(|b| !spec.prebuilt.contains_key(&b.variant.name))
-            .unwrap_or(&built[0]);
-        setup_params(spec, maker, &cases)?;
+            .map(|b| builder::query_info(std::path::Path::new(&b.binary), &b.variant))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut backends = BTreeMap::new();
+        for (vi, b) in built.iter().enumerate() {
+            for (ci, (c, si)) in cases.iter().enumerate() {
+                let mode = spec.suites[*si].1.mode;
+                backends.insert((vi, ci), backend_for(&b.variant, &infos[vi], c, mode)?);
+            }
+        }
+        // Parameters come from a runner that makes them, built from the checkout when there is one.
+        let makers: Vec<usize> = (0..built.len()).filter(|&i| infos[i].makes_params).collect();
+        let maker = makers
+            .iter()
+            .find(|&&i| !given.contains_key(&built[i].variant.name))
+            .or(makers.first())
+            .map(|&i| &built[i]);
+        match maker {
+            Some(m) => setup_params(spec, m, &cases)?,
+            None if spec.suites.iter().any(|(_, s)| s.mode == Mode::Prove) => {
+                return Err(HarnessError::Invalid(
+                    "no variant's runner makes parameter files (`setup`): add one of our runners".into(),
+                ))
+            }
+            None => {}
+        }
         let tmp = tempfile::Builder::new()
             .prefix("phaseline-run-")
             .tempdir()
@@ -419,6 +498,8 @@ impl<'a> Session<'a> {
         let session = Session {
             spec,
             built,
+            given,
+            backends,
             cases,
             _tmp_guard: crate::interrupt::TempGuard::new(tmp.path().to_path_buf()),
             tmp,
@@ -466,7 +547,7 @@ impl<'a> Session<'a> {
     /// Checks every runner again right before it runs (the cache may have changed).
     fn recheck(&self) -> Result<(), HarnessError> {
         for b in &self.built {
-            match self.spec.prebuilt.get(&b.variant.name) {
+            match self.given.get(&b.variant.name) {
                 Some(p) => builder::verify(&p.binary, &b.variant, Some(&p.fingerprint)).map(|_| ())?,
                 None => builder::recheck(&self.spec.build, b)?,
             }
@@ -533,7 +614,8 @@ impl<'a> Session<'a> {
                 }
             );
             bar.start(&what);
-            let got = run_task(self.spec, t, case, bv, self.tmp.path(), &mut self.order)?;
+            let backend = self.backends[&(t.variant, t.case)];
+            let got = run_task(self.spec, t, case, bv, backend, self.tmp.path(), &mut self.order)?;
             let result = match got.iter().find(|s| !s.ok) {
                 Some(f) => format!("FAILED: {}", f.error.clone().unwrap_or_default()),
                 None => got
@@ -581,7 +663,7 @@ impl<'a> Session<'a> {
         if let Some(d) = spec.sample_every {
             settings.insert("memory_sample_ms".into(), d.as_millis().to_string());
         }
-        for (name, p) in &spec.prebuilt {
+        for (name, p) in &self.given {
             settings.insert(
                 format!("runner.{name}"),
                 format!("{} ({})", p.origin, p.binary.display()),

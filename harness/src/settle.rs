@@ -265,7 +265,7 @@ mod tests {
                 suite: "e2e".into(),
                 circuit: "tiny".into(),
                 partitions: 1,
-                backend: "cpu".into(),
+                backend: crate::model::Backend::Cpu,
             },
             phase: "msm_l".into(),
             ref_n: 8,

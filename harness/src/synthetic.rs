@@ -72,7 +72,7 @@ pub fn case(suite: &str, circuit: &str) -> Case {
         suite: suite.into(),
         circuit: circuit.into(),
         partitions: 1,
-        backend: "cpu".into(),
+        backend: crate::model::Backend::Cpu,
     }
 }
 

@@ -1,5 +1,6 @@
-//! Variants from the command line (`NAME=feat,feat`, empty for none) or by name
-//! from the config, checked against the prover's declared cargo features.
+//! Variants from the command line (`NAME=feat,feat`, empty for none; `NAME@PATH`
+//! for a given runner binary) or by name from the config (`[variants]`,
+//! `[runners]`), checked against the prover's declared cargo features.
 
 use crate::config::Config;
 use crate::error::HarnessError;
@@ -22,9 +23,28 @@ pub fn declared_features(root: &Path) -> Result<BTreeSet<String>, HarnessError> 
     Ok(feats)
 }
 
-/// Parses one `--variant` value: `NAME=feat,feat`, `NAME=` (no features), or a
-/// bare `NAME` defined in the config (`baseline`, `all`, a flag id such as `A1`).
+/// Parses one `--variant` value: `NAME=feat,feat`, `NAME=` (no features),
+/// `NAME@PATH` (a given runner binary: a prebuilt prover or an anchor), or a
+/// bare `NAME` defined in the config (`baseline`, `all`, a flag id such as
+/// `A1`, a `[runners]` entry such as `supraseal`).
 pub fn parse(spec: &str, cfg: &Config) -> Result<Variant, HarnessError> {
+    if let Some((n, path)) = spec.split_once('@').filter(|(n, _)| !n.contains('=')) {
+        let name = checked_name(n.trim(), spec)?;
+        if path.trim().is_empty() {
+            return Err(HarnessError::Invalid(format!("variant `{spec}`: NAME@PATH needs a runner path")));
+        }
+        return Ok(Variant::new(name, Vec::<String>::new()).with_runner(path.trim()));
+    }
+    if let Some(r) = cfg.runners.get(spec.trim()) {
+        let mut v = Variant::new(spec.trim(), r.features.clone());
+        if let Some(p) = &r.path {
+            v = v.with_runner(cfg.resolve(&p.display().to_string()));
+        }
+        if let Some(b) = r.backend {
+            v = v.with_backend(b);
+        }
+        return Ok(v);
+    }
     let (name, feats): (&str, Vec<String>) = match spec.split_once('=') {
         Some((n, f)) => (
             n.trim(),
@@ -42,20 +62,25 @@ pub fn parse(spec: &str, cfg: &Config) -> Result<Variant, HarnessError> {
                 (n, vec![flag.feature.clone()])
             } else {
                 let mut known: Vec<String> = cfg.variants.keys().cloned().collect();
+                known.extend(cfg.runners.keys().cloned());
                 known.extend(cfg.flags.iter().map(|f| f.id.clone()));
                 return Err(HarnessError::Invalid(format!(
-                    "unknown variant `{n}`: use NAME=feat,feat or one of: {}",
+                    "unknown variant `{n}`: use NAME=feat,feat, NAME@RUNNER or one of: {}",
                     known.join(", ")
                 )));
             }
         }
     };
+    Ok(Variant::new(checked_name(name, spec)?, feats))
+}
+
+fn checked_name<'a>(name: &'a str, spec: &str) -> Result<&'a str, HarnessError> {
     if !crate::config::valid_name(name) {
         return Err(HarnessError::Invalid(format!(
             "variant `{spec}`: the name must be letters, digits, `-` or `_`"
         )));
     }
-    Ok(Variant::new(name, feats))
+    Ok(name)
 }
 
 /// Parses every spec, refusing repeated names and features the prover does not declare.

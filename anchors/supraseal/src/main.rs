@@ -1,10 +1,12 @@
 //! `phaseline-anchor-supraseal`: the phaseline benchmark circuits proved by
-//! supraseal-c2 (through bellperson's `cuda-supraseal` feature), written as
-//! the runner's JSON Lines records. Exit status: 0 ok, 2 error.
+//! supraseal-c2 (through bellperson's `cuda-supraseal` feature), speaking the
+//! runner protocol of `phaseline-record`: its command line, `info --json` and
+//! JSON Lines records. Exit status: 0 ok, 2 error.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 use phaseline_anchor_supraseal::{prove, sink};
+use phaseline_record::{InfoArgs, ProveArgs, RunnerInfo};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -21,38 +23,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Synthesis and supraseal-c2 proving of a preset, every proof verified.
-    Prove(ProveArgs),
-    /// Build facts: fingerprint, commit, nvcc, backend.
-    Info,
+    Prove(AnchorProve),
+    /// Build facts (always JSON: the protocol's runner info).
+    Info(InfoArgs),
 }
 
 #[derive(Args)]
-struct ProveArgs {
-    /// Circuit preset: tiny, small, medium, large, xl, xxl, porep-32g.
-    #[arg(long, default_value = "tiny")]
-    circuit: String,
-    /// Circuits of one shape proved in one batch.
-    #[arg(long, default_value_t = 1)]
-    partitions: usize,
-    #[arg(long, default_value_t = 1)]
-    reps: usize,
-    /// Repetitions recorded with `warmup: true` before the measured ones.
-    #[arg(long, default_value_t = 0)]
-    warmup: usize,
-    /// Witness seed (the shape does not depend on it).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Parameter file (bellperson format, as `phaseline-prover setup` writes).
+struct AnchorProve {
+    #[command(flatten)]
+    shared: ProveArgs,
+    /// Parameter file (bellperson format, as `phaseline-prover setup` writes),
+    /// instead of `<shape_id>.params` in the parameter directory.
     #[arg(long)]
     params: Option<PathBuf>,
-    /// Directory holding `<shape_id>.params` (default: $PHASELINE_PARAMS_DIR, then ./params).
-    #[arg(long)]
-    params_dir: Option<PathBuf>,
-    /// JSON Lines output, one record per repetition (default: stdout).
-    #[arg(long)]
-    json: Option<PathBuf>,
-    #[arg(long)]
-    no_verify: bool,
 }
 
 fn main() {
@@ -63,32 +46,70 @@ fn main() {
     }
 }
 
+fn info() -> RunnerInfo {
+    RunnerInfo {
+        schema_version: phaseline_record::SCHEMA_VERSION,
+        package_version: env!("CARGO_PKG_VERSION").into(),
+        features: vec![],
+        fingerprint: env!("ANCHOR_FINGERPRINT").into(),
+        profile: "release".into(),
+        git_commit: env!("ANCHOR_GIT_COMMIT").into(),
+        cuda_archs: format!("as supraseal-c2 ships (nvcc {})", env!("ANCHOR_NVCC")),
+        backends: vec![prove::BACKEND],
+        makes_params: false,
+    }
+}
+
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.cmd {
-        Cmd::Info => {
-            let info = serde_json::json!({
-                "backend": prove::BACKEND,
-                "package_version": env!("CARGO_PKG_VERSION"),
-                "fingerprint": env!("ANCHOR_FINGERPRINT"),
-                "git_commit": env!("ANCHOR_GIT_COMMIT"),
-                "nvcc": env!("ANCHOR_NVCC"),
-            });
-            println!("{}", serde_json::to_string_pretty(&info)?);
-        }
-        Cmd::Prove(p) => {
+        Cmd::Info(_) => println!("{}", serde_json::to_string_pretty(&info())?),
+        Cmd::Prove(AnchorProve { shared: p, params }) => {
+            if let Some(b) = p.backend.filter(|b| *b != prove::BACKEND) {
+                bail!("this runner proves on `{}` only, not `{b}`", prove::BACKEND);
+            }
+            if !p.case.inject_delay.is_empty() {
+                bail!("--inject-delay is a self-test of our prover; this anchor cannot delay supraseal-c2's phases");
+            }
+            if p.case.reps == 0 {
+                bail!("--reps must be at least 1");
+            }
             let o = prove::Opts {
-                circuit: p.circuit,
-                partitions: p.partitions,
-                reps: p.reps,
-                warmup: p.warmup,
-                seed: p.seed,
-                params_file: p.params,
+                circuit: p.case.circuit,
+                partitions: p.case.partitions,
+                reps: p.case.reps,
+                warmup: p.case.warmup,
+                seed: p.case.seed,
+                params_file: params,
                 params_dir: p.params_dir,
                 verify: !p.no_verify,
             };
-            let mut out = sink::Sink::new(p.json.as_deref());
+            let mut out = sink::Sink::new(p.case.json.as_deref());
             prove::run(&o, &mut |r| out.put(&r))?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phaseline_record::RunnerArgs;
+
+    /// Every `prove` and `info` invocation the harness makes parses back to itself here.
+    #[test]
+    fn speaks_the_protocol_command_line() {
+        for a in RunnerArgs::examples() {
+            let argv = std::iter::once("anchor".into()).chain(a.to_argv());
+            let got = match (&a, Cli::try_parse_from(argv)) {
+                (RunnerArgs::Prove(_), Ok(Cli { cmd: Cmd::Prove(p) })) => RunnerArgs::Prove(p.shared),
+                (RunnerArgs::Info(_), Ok(Cli { cmd: Cmd::Info(i) })) => RunnerArgs::Info(i),
+                (RunnerArgs::Synth(_) | RunnerArgs::Setup(_), Err(_)) => continue,
+                (_, other) => panic!("{:?}: {:?}", a.to_argv(), other.err()),
+            };
+            assert_eq!(got, a);
+        }
+        let i = serde_json::to_value(info()).unwrap();
+        assert_eq!(i["backends"], serde_json::json!(["supraseal"]));
+        assert_eq!(i["makes_params"], false);
+    }
 }

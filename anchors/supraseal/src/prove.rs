@@ -5,7 +5,8 @@
 use crate::boundary;
 use crate::error::AnchorError;
 use crate::params::{self, Sizes};
-use crate::record::{CircuitInfo, Phase, Record, SCHEMA_VERSION};
+use crate::record::{CircuitInfo, Phase, Record, RecordHead};
+use phaseline_record::{Backend, Mode};
 use crate::shape::{Shape, ShapeCs};
 use bellperson::groth16::{self, PreparedVerifyingKey, Proof, SuprasealParameters};
 use blstrs::{Bls12, Scalar as Fr};
@@ -16,7 +17,8 @@ use phaseline_circuits::cs::Circuit;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub const BACKEND: &str = "supraseal";
+/// The backend this runner proves on.
+pub const BACKEND: Backend = Backend::Supraseal;
 
 /// Options of one run.
 #[derive(Clone, Debug)]
@@ -189,33 +191,31 @@ pub fn run(o: &Opts, sink: &mut dyn FnMut(Record) -> Result<(), AnchorError>) ->
         } else {
             None
         };
-        let mut rec = Record {
-            schema_version: SCHEMA_VERSION,
-            mode: "prove".into(),
-            backend: BACKEND.into(),
-            features: vec![],
-            inert_features: vec![],
-            fingerprint: env!("ANCHOR_FINGERPRINT").into(),
-            git_commit: env!("ANCHOR_GIT_COMMIT").into(),
-            rep,
-            warmup: rep < o.warmup,
-            circuit: fx.info.clone(),
-            phases,
-            total_ms: 0.0,
-            phase_sum_ms: 0.0,
-            unaccounted_ms: 0.0,
+        let mut head = RecordHead::new(
+            Mode::Prove,
+            Backend::Supraseal,
+            vec![],
+            env!("ANCHOR_FINGERPRINT").into(),
+            env!("ANCHOR_GIT_COMMIT").into(),
+        );
+        head.rep = rep;
+        head.warmup = rep < o.warmup;
+        head.circuit = fx.info.clone();
+        head.phases = phases;
+        head.verified = verified;
+        head.set_totals(t0.elapsed().as_secs_f64() * 1e3);
+        if let Some(p) = head.missing_phase() {
+            return Err(AnchorError::MissingPhase(p.into()));
+        }
+        let rec = Record {
+            head,
             allocations: 0,
             reallocations: 0,
             allocated_bytes: 0,
             peak_rss_bytes: crate::rss::peak_rss_bytes().unwrap_or(0),
-            verified,
             cold: rep == 0,
             srs_load_ms: fx.srs_load_ms,
         };
-        rec.set_totals(t0.elapsed().as_secs_f64() * 1e3);
-        if let Some(p) = rec.missing_phase() {
-            return Err(AnchorError::MissingPhase(p.into()));
-        }
         sink(rec)?;
     }
     Ok(())

@@ -7,13 +7,17 @@
 //! without it); every record carries the spec it followed under `mock`.
 //! Its features are the ones the harness expects (`PHASELINE_EXPECT_FEATURES`).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+use phaseline_record::{
+    Backend, CaseArgs, CircuitInfo, InfoArgs, Mode, Phase, ProveArgs, RecordHead, RunnerInfo, SetupArgs,
+};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
+/// The runner protocol's command line (`phaseline_record`), and nothing else.
 #[derive(Parser)]
 #[command(name = "phaseline-mock-prover", about = "Test double of phaseline-prover")]
 struct Cli {
@@ -23,53 +27,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    Synth(Common),
+    Synth(CaseArgs),
     Prove(ProveArgs),
-    Setup {
-        #[arg(long, default_value = "tiny")]
-        circuit: String,
-        #[arg(long)]
-        params_dir: Option<PathBuf>,
-        /// As the real runner: keep valid cached parameters (the mock has none).
-        #[arg(long)]
-        if_missing: bool,
-    },
-    Info {
-        #[arg(long)]
-        json: bool,
-    },
-}
-
-#[derive(Args)]
-struct Common {
-    #[arg(long, default_value = "tiny")]
-    circuit: String,
-    #[arg(long, default_value_t = 1)]
-    partitions: usize,
-    #[arg(long, default_value_t = 1)]
-    reps: usize,
-    #[arg(long, default_value_t = 0)]
-    warmup: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long)]
-    json: Option<PathBuf>,
-    #[arg(long = "inject-delay")]
-    inject_delay: Vec<String>,
-}
-
-#[derive(Args)]
-struct ProveArgs {
-    #[command(flatten)]
-    common: Common,
-    #[arg(long, default_value = "cpu")]
-    backend: String,
-    #[arg(long)]
-    params_dir: Option<PathBuf>,
-    #[arg(long)]
-    params: Option<PathBuf>,
-    #[arg(long)]
-    no_verify: bool,
+    /// As the real runner; the mock has no parameters to make.
+    Setup(SetupArgs),
+    Info(InfoArgs),
 }
 
 /// What the mock does.
@@ -103,16 +65,24 @@ struct Spec {
     cold_factor: Option<f64>,
     /// Append this process's pid to this file (tests find the runners they must see ended).
     pid_file: Option<PathBuf>,
+    /// The backends it says it runs (default: `cpu`); e.g. `["supraseal"]` to stand for an anchor.
+    backends: Option<Vec<Backend>>,
+    /// The features it was "built with", instead of the ones the harness expects (a prebuilt runner).
+    features: Option<Vec<String>>,
+    /// Say it makes no parameter files (as an anchor).
+    no_params: bool,
 }
 
-/// The spec named by `PHASELINE_MOCK_SPEC`, else `mock-spec.json` beside this
-/// binary (so two copies of the mock in a runner cache can be two different
-/// runners, e.g. a night's reference and candidate), else the defaults.
+/// The spec named by `PHASELINE_MOCK_SPEC`, else `NAME.mock-spec.json` or
+/// `mock-spec.json` beside this binary (so copies of the mock can be different
+/// runners: a night's reference and candidate in a runner cache, or one runner
+/// per feature set in a folder of prebuilt runners), else the defaults.
 fn spec() -> Spec {
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(|d| d.join("mock-spec.json")))
-        .filter(|p| p.is_file());
+    let beside = std::env::current_exe().ok().and_then(|e| {
+        let dir = e.parent()?;
+        let own = dir.join(format!("{}.mock-spec.json", e.file_name()?.to_string_lossy()));
+        [own, dir.join("mock-spec.json")].into_iter().find(|p| p.is_file())
+    });
     match std::env::var_os("PHASELINE_MOCK_SPEC").map(PathBuf::from).or(beside) {
         None => Spec::default(),
         Some(p) => {
@@ -128,12 +98,15 @@ fn fail(msg: &str) -> ! {
 }
 
 fn features() -> Vec<String> {
-    let mut f: Vec<String> = std::env::var("PHASELINE_EXPECT_FEATURES")
-        .unwrap_or_default()
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect();
+    let mut f: Vec<String> = match spec().features {
+        Some(f) => f,
+        None => std::env::var("PHASELINE_EXPECT_FEATURES")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect(),
+    };
     f.sort();
     f
 }
@@ -169,23 +142,43 @@ impl Rng {
     }
 }
 
-fn default_phases(mode: &str) -> Vec<(&'static str, Option<&'static str>, f64)> {
+/// The phases a runner of `backend` records, with their median ms at `tiny`:
+/// what the protocol requires (`phaseline_record::required`), nested as ours nests them.
+fn default_phases(mode: Mode, backend: Backend, feats: &[String]) -> Vec<(&'static str, Option<&'static str>, f64)> {
     let mut v = vec![("synthesis", None, 50.0)];
-    if mode == "prove" {
-        v.extend([
-            ("ntt_h", None, 24.0),
-            ("intt", Some("ntt_h"), 8.0),
-            ("coset_ntt", Some("ntt_h"), 8.0),
-            ("coset_intt", Some("ntt_h"), 8.0),
-            ("msm_h", None, 30.0),
-            ("msm_l", None, 40.0),
-            ("msm_a", None, 35.0),
-            ("msm_b_g1", None, 15.0),
-            ("msm_b_g2", None, 45.0),
-            ("assemble", None, 2.0),
-            ("verify", None, 10.0),
-        ]);
+    if mode != Mode::Prove {
+        return v;
     }
+    match backend {
+        Backend::Supraseal => v.push(("supraseal_prove", None, 120.0)),
+        Backend::Bellperson => v = vec![("bellperson_prove", None, 250.0)],
+        Backend::Cpu | Backend::Cuda => {
+            if backend == Backend::Cuda {
+                v.push(("msm_prep", None, 6.0));
+                if feats.iter().any(|f| f == "pin") {
+                    v.push(("pin", None, 4.0));
+                }
+                v.push(("h2d", None, 3.0));
+            }
+            v.extend([
+                ("ntt_h", None, 24.0),
+                ("intt", Some("ntt_h"), 8.0),
+                ("coset_ntt", Some("ntt_h"), 8.0),
+                ("coset_intt", Some("ntt_h"), 8.0),
+                ("msm_h", None, 30.0),
+                ("msm_l", None, 40.0),
+            ]);
+            if backend == Backend::Cuda {
+                v.extend([("batch_add", Some("msm_l"), 25.0), ("tail_msm", Some("msm_l"), 10.0)]);
+            }
+            v.extend([("msm_a", None, 35.0), ("msm_b_g1", None, 15.0), ("msm_b_g2", None, 45.0)]);
+            if backend == Backend::Cuda {
+                v.push(("b_g2", Some("msm_b_g2"), 40.0));
+            }
+            v.push(("assemble", None, 2.0));
+        }
+    }
+    v.push(("verify", None, 10.0));
     v
 }
 
@@ -201,7 +194,7 @@ fn scale(circuit: &str) -> f64 {
     }
 }
 
-fn run(mode: &str, c: &Common, backend: &str) {
+fn run(mode: Mode, c: &CaseArgs, backend: Backend) {
     let s = spec();
     let feats = features();
     let behaviour = s.behaviour.clone().unwrap_or_else(|| "ok".into());
@@ -270,7 +263,7 @@ fn run(mode: &str, c: &Common, backend: &str) {
     for rep in 0..c.warmup + c.reps {
         let mut phases = Vec::new();
         let (mut t, mut prev_start) = (0.0, 0.0);
-        for (name, parent, base) in default_phases(mode) {
+        for (name, parent, base) in default_phases(mode, backend, &feats) {
             if behaviour == "missing_phase" && s.missing_phase.as_deref().unwrap_or("synthesis") == name {
                 continue;
             }
@@ -291,7 +284,14 @@ fn run(mode: &str, c: &Common, backend: &str) {
                 (None, true) => (prev_start, "side"),
                 (None, false) => (t, "main"),
             };
-            phases.push(json!({"name": name, "parent": parent, "start_ms": start, "ms": ms, "thread": lane}));
+            phases.push(Phase {
+                name: name.into(),
+                parent: parent.map(String::from),
+                start_ms: start,
+                ms,
+                thread: lane.into(),
+                extra: Default::default(),
+            });
             if parent.is_none() {
                 prev_start = start;
                 t = f64::max(t, start + ms);
@@ -300,16 +300,27 @@ fn run(mode: &str, c: &Common, backend: &str) {
         let rec = if behaviour == "garbage" {
             json!({"schema_version": 1, "mode": mode})
         } else {
-            json!({
-                "schema_version": 1, "mode": mode, "backend": backend, "features": feats,
-                "inert_features": [], "fingerprint": fp, "git_commit": "mock", "rep": rep,
-                "warmup": rep < c.warmup,
-                "circuit": {"name": c.circuit, "partitions": c.partitions, "constraints": 1000},
-                "phases": phases, "total_ms": t + 0.5, "phase_sum_ms": t, "unaccounted_ms": 0.5,
+            let mut head = RecordHead::new(mode, backend, feats.clone(), fp.clone(), "mock".into());
+            head.rep = rep;
+            head.warmup = rep < c.warmup;
+            head.circuit = CircuitInfo {
+                name: c.circuit.clone(),
+                partitions: c.partitions,
+                constraints: 1000,
+                ..Default::default()
+            };
+            head.phases = phases;
+            head.set_totals(t + 0.5);
+            head.verified = (mode == Mode::Prove).then_some(true);
+            let mut rec = serde_json::to_value(&head).unwrap_or_else(|e| fail(&e.to_string()));
+            let own = json!({
                 "allocations": 1000, "reallocations": 10, "allocated_bytes": 4096, "peak_rss_bytes": 1 << 20,
-                "verified": if mode == "prove" { Value::Bool(true) } else { Value::Null },
                 "injected_delays": delays, "mock": s,
-            })
+            });
+            if let (Some(r), serde_json::Value::Object(o)) = (rec.as_object_mut(), own) {
+                r.extend(o);
+            }
+            rec
         };
         writeln!(out, "{rec}").unwrap_or_else(|e| fail(&e.to_string()));
         out.flush().unwrap_or_else(|e| fail(&e.to_string()));
@@ -318,16 +329,53 @@ fn run(mode: &str, c: &Common, backend: &str) {
 
 fn main() {
     match Cli::parse().cmd {
-        Cmd::Info { .. } => {
+        Cmd::Info(_) => {
             let s = spec();
             let feats = features();
-            let info = json!({"schema_version": 1, "package_version": "mock", "features": feats,
-                "fingerprint": fingerprint(&s, &feats), "profile": "release", "git_commit": "mock",
-                "backends": ["cpu"]});
-            println!("{info}");
+            let info = RunnerInfo {
+                schema_version: phaseline_record::SCHEMA_VERSION,
+                package_version: "mock".into(),
+                fingerprint: fingerprint(&s, &feats),
+                features: feats,
+                profile: "release".into(),
+                git_commit: "mock".into(),
+                cuda_archs: String::new(),
+                backends: s.backends.clone().unwrap_or_else(|| vec![Backend::Cpu]),
+                makes_params: !s.no_params,
+            };
+            println!("{}", serde_json::to_string(&info).unwrap_or_else(|e| fail(&e.to_string())));
         }
-        Cmd::Synth(c) => run("synth", &c, "cpu"),
-        Cmd::Prove(p) => run("prove", &p.common, &p.backend),
-        Cmd::Setup { circuit, .. } => println!("mock parameters for `{circuit}` ready"),
+        Cmd::Synth(c) => run(Mode::Synth, &c, Backend::Cpu),
+        Cmd::Prove(p) => {
+            let s = spec();
+            let backends = s.backends.unwrap_or_else(|| vec![Backend::Cpu]);
+            let b = p.backend.unwrap_or(backends[0]);
+            if !backends.contains(&b) {
+                fail(&format!("backend `{b}` is not one of this runner's"));
+            }
+            run(Mode::Prove, &p.case, b)
+        }
+        Cmd::Setup(_) if spec().no_params => fail("this runner makes no parameter files"),
+        Cmd::Setup(a) => println!("mock parameters for `{}` ready", a.circuit),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every invocation the harness can make parses back to itself here.
+    #[test]
+    fn speaks_the_protocol_command_line() {
+        for a in phaseline_record::RunnerArgs::examples() {
+            let argv = std::iter::once("mock".into()).chain(a.to_argv());
+            let got = match Cli::try_parse_from(argv).unwrap().cmd {
+                Cmd::Synth(c) => phaseline_record::RunnerArgs::Synth(c),
+                Cmd::Prove(p) => phaseline_record::RunnerArgs::Prove(p),
+                Cmd::Setup(s) => phaseline_record::RunnerArgs::Setup(s),
+                Cmd::Info(i) => phaseline_record::RunnerArgs::Info(i),
+            };
+            assert_eq!(got, a);
+        }
     }
 }

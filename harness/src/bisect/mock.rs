@@ -96,7 +96,7 @@ impl MockMeasurer {
                 suite: "e2e".into(),
                 circuit: "mock".into(),
                 partitions: 1,
-                backend: "cpu".into(),
+                backend: crate::model::Backend::Cpu,
             },
             order: 0,
             built: BTreeSet::new(),

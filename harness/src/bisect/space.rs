@@ -2,6 +2,7 @@
 //! and the bad feature set, and the variant for each subset of them.
 
 use crate::model::Variant;
+use crate::prebuilt::RunnerFolder;
 use crate::HarnessError;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,6 +17,9 @@ pub struct Space {
     pub flags: Vec<String>,
     /// Feature -> short id from the config (`pin` -> `B1`), for answers.
     pub labels: BTreeMap<String, String>,
+    /// Prebuilt runners to take the variants from instead of building them
+    /// (checked to hold every feature set of the space: [`Space::with_runners`]).
+    pub runners: Option<RunnerFolder>,
 }
 
 /// Parses `a,b , c` into sorted, deduplicated feature names (empty string: none).
@@ -50,7 +54,38 @@ impl Space {
             bad,
             flags,
             labels: BTreeMap::new(),
+            runners: None,
         })
+    }
+
+    /// Takes every variant's runner from `folder`, which must hold a runner of
+    /// each of the 2^k feature sets between good and bad.
+    pub fn with_runners(mut self, folder: RunnerFolder) -> Result<Self, HarnessError> {
+        let k = self.flags.len();
+        if k > 16 {
+            return Err(HarnessError::Invalid(format!(
+                "{k} differing flags: a runner folder cannot hold 2^{k} runners"
+            )));
+        }
+        let mut missing = Vec::new();
+        for mask in 0u32..(1 << k) {
+            let t: Toggle = (0..k).filter(|i| mask >> i & 1 == 1).map(|i| self.flags[i].clone()).collect();
+            let v = self.variant(&t);
+            if folder.get(&v.features).is_none() {
+                missing.push(format!("[{}]", v.feature_list()));
+            }
+        }
+        if !missing.is_empty() {
+            return Err(HarnessError::Invalid(format!(
+                "runner folder {} lacks {} of the {} feature sets to bisect: {}",
+                folder.dir.display(),
+                missing.len(),
+                1u32 << k,
+                missing.join(" ")
+            )));
+        }
+        self.runners = Some(folder);
+        Ok(self)
     }
 
     pub fn all(&self) -> Toggle {
@@ -89,7 +124,11 @@ impl Space {
             let off: Vec<String> = self.flags.iter().filter(|f| !t.contains(*f)).cloned().collect();
             format!("bad-{}", off.join("-"))
         };
-        Variant::new(name, feats)
+        let v = Variant::new(name, feats);
+        match self.runners.as_ref().and_then(|r| r.get(&v.features)) {
+            Some(p) => v.clone().with_runner(p),
+            None => v,
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub fn case() -> Case {
         suite: "e2e".into(),
         circuit: "tiny".into(),
         partitions: 1,
-        backend: "cpu".into(),
+        backend: crate::model::Backend::Cpu,
     }
 }
 

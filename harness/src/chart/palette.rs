@@ -4,26 +4,35 @@
 //! colour from a second table chosen by a hash of its name, so a phase keeps
 //! its colour across runs, charts and program versions.
 
+use phaseline_record::names;
 use plotters::style::RGBColor;
 
-/// Fixed colours of the prover's phases (and the two pseudo-phases).
+/// Fixed colours of the runners' phases (and the two pseudo-phases): every
+/// phase of the protocol's vocabulary that a proof's timeline shows.
 const KNOWN: &[(&str, RGBColor)] = &[
-    ("synthesis", RGBColor(31, 119, 180)),
-    ("ntt_h", RGBColor(255, 127, 14)),
-    ("intt", RGBColor(255, 187, 120)),
-    ("coset_ntt", RGBColor(214, 162, 40)),
-    ("coset_intt", RGBColor(188, 120, 20)),
-    ("msm_h", RGBColor(44, 160, 44)),
-    ("msm_l", RGBColor(214, 39, 40)),
-    ("msm_a", RGBColor(148, 103, 189)),
-    ("msm_b_g1", RGBColor(140, 86, 75)),
-    ("msm_b_g2", RGBColor(227, 119, 194)),
-    ("assemble", RGBColor(23, 190, 207)),
-    ("verify", RGBColor(188, 189, 34)),
-    ("pin", RGBColor(255, 152, 150)),
-    ("upload", RGBColor(174, 199, 232)),
-    ("download", RGBColor(152, 223, 138)),
-    ("total", RGBColor(60, 60, 60)),
+    (names::SYNTHESIS, RGBColor(31, 119, 180)),
+    (names::NTT_H, RGBColor(255, 127, 14)),
+    (names::INTT, RGBColor(255, 187, 120)),
+    (names::COSET_NTT, RGBColor(214, 162, 40)),
+    (names::COSET_INTT, RGBColor(188, 120, 20)),
+    (names::MSM_H, RGBColor(44, 160, 44)),
+    (names::MSM_L, RGBColor(214, 39, 40)),
+    (names::MSM_A, RGBColor(148, 103, 189)),
+    (names::MSM_B_G1, RGBColor(140, 86, 75)),
+    (names::MSM_B_G2, RGBColor(227, 119, 194)),
+    (names::ASSEMBLE, RGBColor(23, 190, 207)),
+    (names::VERIFY, RGBColor(188, 189, 34)),
+    (names::VERIFY_FILECOIN, RGBColor(219, 219, 141)),
+    (names::MSM_PREP, RGBColor(158, 218, 229)),
+    (names::PIN, RGBColor(255, 152, 150)),
+    (names::UNPIN, RGBColor(247, 182, 210)),
+    (names::H2D, RGBColor(174, 199, 232)),
+    (names::BATCH_ADD, RGBColor(152, 223, 138)),
+    (names::TAIL_MSM, RGBColor(197, 176, 213)),
+    (names::B_G2, RGBColor(196, 156, 148)),
+    (names::SUPRASEAL_PROVE, RGBColor(107, 110, 207)),
+    (names::BELLPERSON_PROVE, RGBColor(156, 158, 222)),
+    (names::TOTAL, RGBColor(60, 60, 60)),
     (UNACCOUNTED, RGBColor(199, 199, 199)),
 ];
 

@@ -260,7 +260,7 @@ mod tests {
                 suite: "e2e".into(),
                 circuit: "tiny".into(),
                 partitions: 1,
-                backend: "cpu".into(),
+                backend: crate::model::Backend::Cpu,
             },
             rep: 0,
             order: 0,

@@ -63,7 +63,7 @@ pub fn export(points: &[Point], format: ExportFormat) -> Result<Vec<u8>, Harness
                     &p.case.suite,
                     &p.case.circuit,
                     &p.case.partitions.to_string(),
-                    &p.case.backend,
+                    p.case.backend.as_str(),
                     &p.rep.to_string(),
                     &p.warmup.to_string(),
                     &p.phase,

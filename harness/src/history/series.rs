@@ -108,7 +108,7 @@ mod tests {
                 suite: "synth".into(),
                 circuit: "tiny".into(),
                 partitions: 1,
-                backend: "cpu".into(),
+                backend: crate::model::Backend::Cpu,
             },
             rep: 0,
             warmup,

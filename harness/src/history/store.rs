@@ -193,7 +193,7 @@ impl History {
                         s.case.suite,
                         s.case.circuit,
                         s.case.partitions as i64,
-                        s.case.backend,
+                        s.case.backend.as_str(),
                         s.rep as i64,
                         s.warmup,
                         phase,
@@ -259,7 +259,9 @@ impl History {
                         suite: r.get(6)?,
                         circuit: r.get(7)?,
                         partitions: r.get::<_, i64>(8)? as usize,
-                        backend: r.get(9)?,
+                        backend: r.get::<_, String>(9)?.parse().map_err(|e: String| {
+                            rusqlite::Error::FromSqlConversionFailure(9, rusqlite::types::Type::Text, e.into())
+                        })?,
                     },
                     rep: r.get::<_, i64>(10)? as usize,
                     warmup: r.get(11)?,

@@ -29,7 +29,7 @@ impl<'a> RowKey<'a> {
             suite: &case.suite,
             circuit: &case.circuit,
             partitions: case.partitions,
-            backend: &case.backend,
+            backend: case.backend.as_str(),
             phase,
         }
     }

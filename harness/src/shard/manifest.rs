@@ -216,7 +216,7 @@ mod tests {
             suite: suite.into(),
             circuit: circuit.into(),
             partitions: 1,
-            backend: "cpu".into(),
+            backend: crate::model::Backend::Cpu,
         }
     }
 
