@@ -470,7 +470,10 @@ impl Config {
             }
             for p in &s.required_phases {
                 if !phaseline_record::names::is_known(p) {
-                    return Err(bad(&k("required_phases"), format!("`{p}` is not a phase any runner records")));
+                    return Err(bad(
+                        &k("required_phases"),
+                        format!("`{p}` is not a phase any runner records"),
+                    ));
                 }
             }
             if s.circuits.is_empty() {

@@ -21,8 +21,8 @@ pub struct RunnerFolder {
 impl RunnerFolder {
     /// Asks every executable file in `dir` (not those starting with `.`) for its info.
     pub fn scan(dir: &Path) -> Result<RunnerFolder, HarnessError> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| HarnessError::io(format!("runner folder {}", dir.display()), e))?;
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| HarnessError::io(format!("runner folder {}", dir.display()), e))?;
         let mut by_features: BTreeMap<Vec<String>, (PathBuf, RunnerInfo)> = BTreeMap::new();
         let mut paths: Vec<PathBuf> = Vec::new();
         for e in entries {
@@ -51,7 +51,10 @@ impl RunnerFolder {
             by_features.insert(f, (p, info));
         }
         if by_features.is_empty() {
-            return Err(HarnessError::Invalid(format!("runner folder {} holds no runner", dir.display())));
+            return Err(HarnessError::Invalid(format!(
+                "runner folder {} holds no runner",
+                dir.display()
+            )));
         }
         Ok(RunnerFolder {
             dir: dir.to_path_buf(),
@@ -73,7 +76,11 @@ impl RunnerFolder {
                 self.dir.display(),
                 v.feature_list(),
                 v.name,
-                self.by_features.keys().map(|k| format!("[{}]", k.join(","))).collect::<Vec<_>>().join(" ")
+                self.by_features
+                    .keys()
+                    .map(|k| format!("[{}]", k.join(",")))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ))),
         }
     }

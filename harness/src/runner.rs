@@ -173,14 +173,7 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
 }
 
 /// The runner invocation of task `t` on case `c`, proving on `backend`.
-fn args_for(
-    spec: &MeasureSpec,
-    s: &Suite,
-    c: &Case,
-    t: &Task,
-    backend: Backend,
-    json: &std::path::Path,
-) -> RunnerArgs {
+fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, backend: Backend, json: &std::path::Path) -> RunnerArgs {
     let (reps, warmup, seed) = if t.block {
         (t.block_reps, t.block_warmup, 1 + t.rep as u64)
     } else {
@@ -317,7 +310,11 @@ fn run_task(
     }
     // The suite's own required phases are its backend's; another backend on the case
     // (an anchor) owes only what the protocol requires of it.
-    let own = if s.mode == Mode::Synth { Backend::Cpu } else { case.backend };
+    let own = if s.mode == Mode::Synth {
+        Backend::Cpu
+    } else {
+        case.backend
+    };
     let expect = record::Expect {
         mode: s.mode,
         backend,

@@ -31,7 +31,9 @@ pub fn parse(spec: &str, cfg: &Config) -> Result<Variant, HarnessError> {
     if let Some((n, path)) = spec.split_once('@').filter(|(n, _)| !n.contains('=')) {
         let name = checked_name(n.trim(), spec)?;
         if path.trim().is_empty() {
-            return Err(HarnessError::Invalid(format!("variant `{spec}`: NAME@PATH needs a runner path")));
+            return Err(HarnessError::Invalid(format!(
+                "variant `{spec}`: NAME@PATH needs a runner path"
+            )));
         }
         return Ok(Variant::new(name, Vec::<String>::new()).with_runner(path.trim()));
     }

@@ -36,7 +36,11 @@ fn ws() -> Ws {
 #[test]
 fn an_anchor_and_a_prebuilt_runner_are_variants_of_one_run() {
     let ws = ws();
-    let ours = runner(&ws, "bin/ours", r#"{"backends": ["cpu", "cuda"], "features": ["cuda"]}"#);
+    let ours = runner(
+        &ws,
+        "bin/ours",
+        r#"{"backends": ["cpu", "cuda"], "features": ["cuda"]}"#,
+    );
     let anchor = runner(
         &ws,
         "bin/anchor",
@@ -73,10 +77,16 @@ fn an_anchor_and_a_prebuilt_runner_are_variants_of_one_run() {
     let fp: Vec<&str> = built.iter().map(|b| b["fingerprint"].as_str().unwrap()).collect();
     assert!(fp.contains(&"anchor-1"), "{fp:?}");
     let ours_features = &built.iter().find(|b| b["variant"]["name"] == "ours").unwrap()["variant"]["features"];
-    assert_eq!(ours_features, &serde_json::json!(["cuda"]), "a given runner's features are its own");
+    assert_eq!(
+        ours_features,
+        &serde_json::json!(["cuda"]),
+        "a given runner's features are its own"
+    );
     // The comparison judges the anchor's synthesis (80 ms against 50 ms) as a change.
-    let c = ws.run(&["diff", "runs/mixed", "runs/mixed", "--reference", "ours", "--candidate", "supraseal"], None);
-    assert!(c.all().contains("synthesis"), "{}", c.all());
+    let c = ws.run(&["compare", "runs/mixed", "--variants", "ours,supraseal"], None);
+    assert_eq!(c.code, 1, "{}", c.all());
+    let row = c.stdout.lines().find(|l| l.contains("synthesis")).unwrap_or_default();
+    assert!(row.contains("regressed"), "{}", c.all());
 }
 
 #[test]
@@ -94,14 +104,26 @@ fn runners_that_cannot_run_a_case_are_refused_before_measuring() {
     }
     // A CPU-only runner is not silently run on the CPU for a GPU case.
     let o = ws.run(
-        &["run", "--suite", "gpu", "--variant", &format!("c@{}", cpu_only.display())],
+        &[
+            "run",
+            "--suite",
+            "gpu",
+            "--variant",
+            &format!("c@{}", cpu_only.display()),
+        ],
         None,
     );
     assert_error(&o, &["runs backends [cpu], not `cuda`"]);
     // Nothing makes the parameters when only anchors run a proving suite.
     let gpu_anchor = runner(&ws, "bin/anchor2", r#"{"backends": ["supraseal"], "no_params": true}"#);
     let o = ws.run(
-        &["run", "--suite", "gpu", "--variant", &format!("a@{}", gpu_anchor.display())],
+        &[
+            "run",
+            "--suite",
+            "gpu",
+            "--variant",
+            &format!("a@{}", gpu_anchor.display()),
+        ],
         None,
     );
     assert_error(&o, &["makes parameter files"]);
@@ -109,7 +131,10 @@ fn runners_that_cannot_run_a_case_are_refused_before_measuring() {
     let fake = ws.path("bin/not-a-runner");
     std::fs::write(&fake, "#!/bin/sh\necho hello\n").unwrap();
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let o = ws.run(&["run", "--suite", "gpu", "--variant", &format!("x@{}", fake.display())], None);
+    let o = ws.run(
+        &["run", "--suite", "gpu", "--variant", &format!("x@{}", fake.display())],
+        None,
+    );
     assert_error(&o, &["not a runner's info"]);
     let o = ws.run(&["run", "--suite", "gpu", "--variant", "x@bin/missing-runner"], None);
     assert_error(&o, &["missing-runner"]);

@@ -171,7 +171,11 @@ fn default_phases(mode: Mode, backend: Backend, feats: &[String]) -> Vec<(&'stat
             if backend == Backend::Cuda {
                 v.extend([("batch_add", Some("msm_l"), 25.0), ("tail_msm", Some("msm_l"), 10.0)]);
             }
-            v.extend([("msm_a", None, 35.0), ("msm_b_g1", None, 15.0), ("msm_b_g2", None, 45.0)]);
+            v.extend([
+                ("msm_a", None, 35.0),
+                ("msm_b_g1", None, 15.0),
+                ("msm_b_g2", None, 45.0),
+            ]);
             if backend == Backend::Cuda {
                 v.push(("b_g2", Some("msm_b_g2"), 40.0));
             }
@@ -343,7 +347,10 @@ fn main() {
                 backends: s.backends.clone().unwrap_or_else(|| vec![Backend::Cpu]),
                 makes_params: !s.no_params,
             };
-            println!("{}", serde_json::to_string(&info).unwrap_or_else(|e| fail(&e.to_string())));
+            println!(
+                "{}",
+                serde_json::to_string(&info).unwrap_or_else(|e| fail(&e.to_string()))
+            );
         }
         Cmd::Synth(c) => run(Mode::Synth, &c, Backend::Cpu),
         Cmd::Prove(p) => {

@@ -69,7 +69,10 @@ impl Space {
         }
         let mut missing = Vec::new();
         for mask in 0u32..(1 << k) {
-            let t: Toggle = (0..k).filter(|i| mask >> i & 1 == 1).map(|i| self.flags[i].clone()).collect();
+            let t: Toggle = (0..k)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| self.flags[i].clone())
+                .collect();
             let v = self.variant(&t);
             if folder.get(&v.features).is_none() {
                 missing.push(format!("[{}]", v.feature_list()));

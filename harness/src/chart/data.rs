@@ -2,6 +2,7 @@
 //! medians, a representative sample. Pure functions, no drawing.
 
 use crate::model::{Case, Run, Sample, TOTAL};
+use phaseline_record::names;
 
 /// Samples that enter statistics: ok and not warm-up.
 pub fn measured<'a>(run: &'a Run, variant: &str, case: &Case) -> Vec<&'a Sample> {
@@ -133,6 +134,21 @@ pub fn quantile(values: &[f64], q: f64) -> Option<f64> {
 pub fn values(run: &Run, variant: &str, case: &Case, phase: &str) -> Vec<f64> {
     run.values(variant, case, phase)
         .into_iter()
+        .filter(|v| v.is_finite())
+        .collect()
+}
+
+/// Phases that are not proving: what "prove part" leaves out of end to end.
+const NOT_PROVING: &[&str] = &[names::SYNTHESIS, names::VERIFY, names::VERIFY_FILECOIN];
+
+/// "Prove part" of each measured sample: end to end minus synthesis and
+/// verification (the part a GPU prover speeds up; supraseal-c2's synthesis is
+/// bellperson's, so end to end alone mixes two provers' work).
+pub fn prove_part_values(run: &Run, variant: &str, case: &Case) -> Vec<f64> {
+    measured(run, variant, case)
+        .iter()
+        .filter(|s| s.phases.contains_key(names::SYNTHESIS))
+        .map(|s| total_of(s) - NOT_PROVING.iter().filter_map(|p| s.phases.get(*p)).sum::<f64>())
         .filter(|v| v.is_finite())
         .collect()
 }

@@ -183,7 +183,12 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         shard: Default::default(),
     };
     let spec = super::run::spec(cfg, &ra)?;
-    if a.require_gpu && !spec.suites.iter().any(|(_, s)| s.backend == crate::model::Backend::Cuda) {
+    if a.require_gpu
+        && !spec
+            .suites
+            .iter()
+            .any(|(_, s)| s.backend == crate::model::Backend::Cuda)
+    {
         return Err(refuse(format!(
             "--require-gpu: none of the suites ({}) uses the cuda backend; name a GPU suite, e.g. --suite gpu-e2e",
             ra.suites.join(", ")

@@ -57,6 +57,37 @@ fn line(r: &PhaseComparison) -> String {
     )
 }
 
+/// One table of every case: end to end and prove part (end to end minus
+/// synthesis and verification), median ms per variant; the table a comparison
+/// of provers (ours against supraseal-c2) is read from.
+fn headline(s: &mut String, run: &crate::model::Run, variants: &[String]) {
+    let _ = writeln!(
+        s,
+        "End to end and prove part (end to end minus synthesis and verification), median ms:\n"
+    );
+    let _ = writeln!(
+        s,
+        "| case | | {} |",
+        variants.iter().map(|v| cell(v)).collect::<Vec<_>>().join(" | ")
+    );
+    let _ = writeln!(s, "|---|---|{}", "---:|".repeat(variants.len()));
+    let fmt = |x: Option<f64>| x.map(|m| format!("{m:.1}")).unwrap_or_else(|| "-".into());
+    for case in data::cases(run) {
+        let e2e: Vec<String> = variants
+            .iter()
+            .map(|v| fmt(data::median(&data::values(run, v, &case, crate::model::TOTAL))))
+            .collect();
+        let part: Vec<String> = variants
+            .iter()
+            .map(|v| fmt(data::median(&data::prove_part_values(run, v, &case))))
+            .collect();
+        let label = cell(&case.label());
+        let _ = writeln!(s, "| {label} | end to end | {} |", e2e.join(" | "));
+        let _ = writeln!(s, "| {label} | prove part | {} |", part.join(" | "));
+    }
+    s.push('\n');
+}
+
 /// The summary document.
 pub fn summary(rep: &Report) -> String {
     let run = &rep.run;
@@ -97,6 +128,7 @@ pub fn summary(rep: &Report) -> String {
         s.push('\n');
     }
     let variants = data::variants(run);
+    headline(&mut s, run, &variants);
     for case in data::cases(run) {
         let _ = writeln!(s, "**{}**, median ms of top-level phases:\n", cell(&case.label()));
         let _ = writeln!(
