@@ -1,8 +1,9 @@
 //! A folder of prebuilt runners, one per feature set (a GPU host without
 //! cargo gets the runners of every combination of some flags, built
-//! elsewhere): each file is asked `info --json`, and the folder answers which
-//! runner has a given feature set. Files that are not runners are refused,
-//! never skipped silently, and so are two runners of one feature set.
+//! elsewhere): each executable file is asked `info --json`, and the folder
+//! answers which runner has a given feature set. Executables that are not
+//! runners are refused, never skipped silently, and so are two runners of one
+//! feature set; other files (notes, checksums) are left alone.
 
 use crate::builder;
 use crate::error::HarnessError;
@@ -28,7 +29,11 @@ impl RunnerFolder {
         for e in entries {
             let e = e.map_err(|e| HarnessError::io(format!("runner folder {}", dir.display()), e))?;
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || !e.path().is_file() {
+            let executable = e
+                .metadata()
+                .map(|m| m.is_file() && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0)
+                .unwrap_or(false);
+            if name.starts_with('.') || !executable {
                 continue;
             }
             paths.push(e.path());

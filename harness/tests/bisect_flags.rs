@@ -56,6 +56,7 @@ fn args(factorial: bool, resume: bool) -> FlagsArgs {
         resume,
         trust_stored: false,
         runner: None,
+        runners: None,
     }
 }
 

@@ -54,6 +54,7 @@ fn args(resume: bool, trust_stored: bool) -> FlagsArgs {
         resume,
         trust_stored,
         runner: None,
+        runners: None,
     }
 }
 

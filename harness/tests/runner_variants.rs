@@ -139,3 +139,55 @@ fn runners_that_cannot_run_a_case_are_refused_before_measuring() {
     let o = ws.run(&["run", "--suite", "gpu", "--variant", "x@bin/missing-runner"], None);
     assert_error(&o, &["missing-runner"]);
 }
+
+#[test]
+fn bisect_flags_takes_its_variants_from_a_folder_of_prebuilt_runners() {
+    let ws = ws();
+    let sets: [&[&str]; 4] = [&[], &["smallvec"], &["presize"], &["presize", "smallvec"]];
+    for (i, f) in sets.iter().enumerate() {
+        let spec = serde_json::json!({
+            "features": f,
+            "effects": {"presize": {"synthesis": 1.6}},
+            "noise": 0.005,
+            "fingerprint": format!("prebuilt-{i}"),
+        });
+        runner(&ws, &format!("runners/r{i}"), &spec.to_string());
+    }
+    let bisect = |dir: &str| {
+        ws.run(
+            &[
+                "bisect",
+                "flags",
+                "--bad",
+                "smallvec,presize",
+                "--suite",
+                "e2e",
+                "--metric",
+                "total",
+                "--runners",
+                dir,
+            ],
+            None,
+        )
+    };
+    let o = bisect("runners");
+    assert_eq!(o.code, 1, "a located regression exits 1: {}", o.all());
+    assert!(o.stdout.contains("presize"), "{}", o.all());
+    let culprit_lines: Vec<&str> = o
+        .stdout
+        .lines()
+        .filter(|l| l.contains("smallvec") && l.contains("culprit"))
+        .collect();
+    assert!(culprit_lines.is_empty(), "smallvec is no culprit: {culprit_lines:?}");
+    // Every measured variant was a prebuilt runner: nothing was built.
+    assert!(!ws.path("target/runners").exists(), "{}", o.all());
+    // A folder without every feature set is refused before anything is measured.
+    std::fs::remove_file(ws.path("runners/r3")).unwrap();
+    assert_error(
+        &bisect("runners"),
+        &["lacks 1 of the 4 feature sets", "[presize,smallvec]"],
+    );
+    // Two runners of one feature set are refused.
+    runner(&ws, "runners/r3", r#"{"features": ["presize"]}"#);
+    assert_error(&bisect("runners"), &["both have features [presize]"]);
+}

@@ -90,6 +90,10 @@ pub struct FlagsArgs {
     /// Harness self-test: use this runner binary for every variant instead of building.
     #[arg(long, value_name = "PATH")]
     pub runner: Option<PathBuf>,
+    /// Take each variant's runner from this folder of prebuilt runners (one per feature
+    /// set, each checked by `info --json`) instead of building: a host without cargo.
+    #[arg(long, value_name = "DIR", conflicts_with = "runner")]
+    pub runners: Option<PathBuf>,
 }
 
 /// Dispatch of `phaseline bisect ...` (loads the config itself, so that the
@@ -126,6 +130,9 @@ fn run_flags_cli(cfg: &crate::config::Config, a: &FlagsArgs) -> Result<ExitCode,
         }
     }
     let mut space = space::Space::new(good, bad)?;
+    if let Some(dir) = &a.runners {
+        space = space.with_runners(crate::prebuilt::RunnerFolder::scan(dir)?)?;
+    }
     space.labels = cfg.flags.iter().map(|f| (f.feature.clone(), f.id.clone())).collect();
     let suite = cfg
         .suites
