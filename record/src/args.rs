@@ -90,8 +90,10 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-/// One runner invocation the harness makes.
+/// One runner invocation the harness makes (with `cli`, also a clap
+/// subcommand: a runner with no commands of its own parses exactly this).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "cli", derive(clap::Subcommand))]
 pub enum RunnerArgs {
     Synth(CaseArgs),
     Prove(ProveArgs),
@@ -206,31 +208,18 @@ impl RunnerArgs {
 #[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
-    use clap::{Parser, Subcommand};
+    use clap::Parser;
 
-    /// The smallest runner command line: the shared structs and nothing else.
+    /// The smallest runner command line: the shared commands and nothing else.
     #[derive(Parser)]
     struct Cli {
         #[command(subcommand)]
-        cmd: Cmd,
-    }
-
-    #[derive(Subcommand)]
-    enum Cmd {
-        Synth(CaseArgs),
-        Prove(ProveArgs),
-        Setup(SetupArgs),
-        Info(InfoArgs),
+        cmd: RunnerArgs,
     }
 
     fn parse(a: &RunnerArgs) -> RunnerArgs {
         let argv = std::iter::once(OsString::from("runner")).chain(a.to_argv());
-        match Cli::try_parse_from(argv).unwrap().cmd {
-            Cmd::Synth(c) => RunnerArgs::Synth(c),
-            Cmd::Prove(p) => RunnerArgs::Prove(p),
-            Cmd::Setup(s) => RunnerArgs::Setup(s),
-            Cmd::Info(i) => RunnerArgs::Info(i),
-        }
+        Cli::try_parse_from(argv).unwrap().cmd
     }
 
     #[test]
@@ -245,6 +234,6 @@ mod tests {
         let a = parse(&RunnerArgs::Synth(CaseArgs::default()));
         assert_eq!(a, RunnerArgs::Synth(CaseArgs::default()));
         let s = Cli::try_parse_from(["runner", "setup"]).unwrap();
-        assert!(matches!(s.cmd, Cmd::Setup(SetupArgs { ref circuit, .. }) if circuit == "tiny"));
+        assert!(matches!(s.cmd, RunnerArgs::Setup(SetupArgs { ref circuit, .. }) if circuit == "tiny"));
     }
 }

@@ -117,7 +117,11 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for n in KNOWN {
             assert!(seen.insert(*n), "`{n}` twice");
-            assert!(n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{n}");
+            assert!(
+                n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{n}"
+            );
         }
         assert!(is_known(MSM_L) && !is_known("msm_ll"));
     }

@@ -68,7 +68,13 @@ mod tests {
     fn every_required_phase_is_known_and_each_backend_differs() {
         for m in Mode::ALL {
             for b in Backend::ALL {
-                for r in [Requires::default(), Requires { verify: true, pin: true }] {
+                for r in [
+                    Requires::default(),
+                    Requires {
+                        verify: true,
+                        pin: true,
+                    },
+                ] {
                     for p in required(*m, *b, r) {
                         assert!(is_known(p), "{m}/{b}: `{p}` is not in names::KNOWN");
                     }
@@ -86,7 +92,15 @@ mod tests {
         assert_eq!(required(Mode::Synth, Backend::Cuda, Requires::default()), [SYNTHESIS]);
         let have = [SYNTHESIS, SUPRASEAL_PROVE];
         assert_eq!(
-            first_missing(Mode::Prove, Backend::Supraseal, Requires { verify: true, pin: false }, |n| have.contains(&n)),
+            first_missing(
+                Mode::Prove,
+                Backend::Supraseal,
+                Requires {
+                    verify: true,
+                    pin: false
+                },
+                |n| have.contains(&n)
+            ),
             Some(VERIFY)
         );
     }

@@ -7,31 +7,20 @@
 //! without it); every record carries the spec it followed under `mock`.
 //! Its features are the ones the harness expects (`PHASELINE_EXPECT_FEATURES`).
 
-use clap::{Parser, Subcommand};
-use phaseline_record::{
-    Backend, CaseArgs, CircuitInfo, InfoArgs, Mode, Phase, ProveArgs, RecordHead, RunnerInfo, SetupArgs,
-};
+use clap::Parser;
+use phaseline_record::{Backend, CaseArgs, CircuitInfo, Mode, Phase, RecordHead, RunnerArgs, RunnerInfo};
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The runner protocol's command line (`phaseline_record`), and nothing else.
+/// The runner protocol's command line (`phaseline_record::RunnerArgs`), and nothing else.
 #[derive(Parser)]
 #[command(name = "phaseline-mock-prover", about = "Test double of phaseline-prover")]
 struct Cli {
     #[command(subcommand)]
-    cmd: Cmd,
-}
-
-#[derive(Subcommand)]
-enum Cmd {
-    Synth(CaseArgs),
-    Prove(ProveArgs),
-    /// As the real runner; the mock has no parameters to make.
-    Setup(SetupArgs),
-    Info(InfoArgs),
+    cmd: RunnerArgs,
 }
 
 /// What the mock does.
@@ -333,7 +322,7 @@ fn run(mode: Mode, c: &CaseArgs, backend: Backend) {
 
 fn main() {
     match Cli::parse().cmd {
-        Cmd::Info(_) => {
+        RunnerArgs::Info(_) => {
             let s = spec();
             let feats = features();
             let info = RunnerInfo {
@@ -352,8 +341,8 @@ fn main() {
                 serde_json::to_string(&info).unwrap_or_else(|e| fail(&e.to_string()))
             );
         }
-        Cmd::Synth(c) => run(Mode::Synth, &c, Backend::Cpu),
-        Cmd::Prove(p) => {
+        RunnerArgs::Synth(c) => run(Mode::Synth, &c, Backend::Cpu),
+        RunnerArgs::Prove(p) => {
             let s = spec();
             let backends = s.backends.unwrap_or_else(|| vec![Backend::Cpu]);
             let b = p.backend.unwrap_or(backends[0]);
@@ -362,8 +351,8 @@ fn main() {
             }
             run(Mode::Prove, &p.case, b)
         }
-        Cmd::Setup(_) if spec().no_params => fail("this runner makes no parameter files"),
-        Cmd::Setup(a) => println!("mock parameters for `{}` ready", a.circuit),
+        RunnerArgs::Setup(_) if spec().no_params => fail("this runner makes no parameter files"),
+        RunnerArgs::Setup(a) => println!("mock parameters for `{}` ready", a.circuit),
     }
 }
 
@@ -374,15 +363,9 @@ mod tests {
     /// Every invocation the harness can make parses back to itself here.
     #[test]
     fn speaks_the_protocol_command_line() {
-        for a in phaseline_record::RunnerArgs::examples() {
+        for a in RunnerArgs::examples() {
             let argv = std::iter::once("mock".into()).chain(a.to_argv());
-            let got = match Cli::try_parse_from(argv).unwrap().cmd {
-                Cmd::Synth(c) => phaseline_record::RunnerArgs::Synth(c),
-                Cmd::Prove(p) => phaseline_record::RunnerArgs::Prove(p),
-                Cmd::Setup(s) => phaseline_record::RunnerArgs::Setup(s),
-                Cmd::Info(i) => phaseline_record::RunnerArgs::Info(i),
-            };
-            assert_eq!(got, a);
+            assert_eq!(Cli::try_parse_from(argv).unwrap().cmd, a);
         }
     }
 }
