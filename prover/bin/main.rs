@@ -8,6 +8,7 @@ use phaseline_prover::record::Record;
 use phaseline_prover::run::{run_prove, run_synth, RunOpts};
 use phaseline_prover::setup::runner::{run_setup, Generator, SetupOpts};
 use phaseline_prover::{build_info, real, ProverError};
+use phaseline_record::{Backend, CaseArgs, InfoArgs, ProveArgs, SetupArgs};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -32,61 +33,37 @@ enum Cmd {
     /// Synthesis only.
     Synth(Common),
     /// Synthesis, proving and verification.
-    Prove(ProveArgs),
+    Prove(ProverProve),
     /// Make and cache the parameters of a preset.
-    Setup(SetupArgs),
+    Setup(ProverSetup),
     /// Seal seeded random data and write its C1 output (filecoin-proofs' JSON).
     C1(C1Args),
-    /// Build facts: features, fingerprint, commit, backends.
-    Info {
-        #[arg(long)]
-        json: bool,
-    },
+    /// Build facts: features, fingerprint, commit, backends (`--json`: the protocol's runner info).
+    Info(InfoArgs),
 }
 
+/// A case as the harness asks for it (the runner protocol's `CaseArgs`), and
+/// a real circuit's C1 file.
 #[derive(Args, Clone)]
 struct Common {
-    /// Circuit preset: tiny, small, medium, large, xl, xxl, porep-32g, or a real
-    /// PoRep circuit porep-real:2KiB|8MiB|512MiB (its C1 output made from --seed
-    /// and cached in the parameter directory unless --c1 is given).
-    #[arg(long, default_value = "tiny")]
-    circuit: String,
+    #[command(flatten)]
+    case: CaseArgs,
     /// Prove the real circuit of this C1 output: filecoin-proofs' JSON of
     /// `SealCommitPhase1Output` or the lotus-bench / curio C2 input file.
     #[arg(long, value_name = "FILE")]
     c1: Option<PathBuf>,
-    #[arg(long, default_value_t = 1)]
-    partitions: usize,
-    #[arg(long, default_value_t = 1)]
-    reps: usize,
-    #[arg(long, default_value_t = 0)]
-    warmup: usize,
-    /// Witness seed (shape does not depend on it).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// JSON Lines output, one record per repetition.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// Harness self-test only: sleep MS milliseconds inside PHASE (PHASE=MS).
-    #[arg(long = "inject-delay", value_name = "PHASE=MS")]
-    inject_delay: Vec<String>,
 }
 
 #[derive(Args)]
-struct ProveArgs {
+struct ProverProve {
     #[command(flatten)]
-    common: Common,
-    /// Proving backend: `cpu` (ours) or `bellperson` (bellperson's own CPU prover, an anchor).
-    #[arg(long, default_value = "cpu")]
-    backend: String,
-    /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).
-    #[arg(long)]
-    params_dir: Option<PathBuf>,
+    shared: ProveArgs,
+    /// Prove the real circuit of this C1 output (see `synth --c1`).
+    #[arg(long, value_name = "FILE")]
+    c1: Option<PathBuf>,
     /// Use this parameter file instead of the cache.
     #[arg(long)]
     params: Option<PathBuf>,
-    #[arg(long)]
-    no_verify: bool,
     /// Test hook (`--backend cuda`): request one extra device allocation of
     /// BYTES per batch, to check that a CUDA failure surfaces as an error.
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
@@ -107,16 +84,13 @@ struct C1Args {
 }
 
 #[derive(Args)]
-struct SetupArgs {
-    #[arg(long, default_value = "tiny")]
-    circuit: String,
+struct ProverSetup {
+    #[command(flatten)]
+    shared: SetupArgs,
     /// Fixed-base backend of our generator: cpu, cpu-projective, cuda[:BITS] or
     /// cuda-host[:BITS] (the GPU code built for the host: a check, not a fast path).
     #[arg(long, default_value = "cpu")]
     backend: String,
-    /// Parameter directory (default: $PHASELINE_PARAMS_DIR or ./params).
-    #[arg(long)]
-    params_dir: Option<PathBuf>,
     /// JSON Lines output (one record).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -126,37 +100,33 @@ struct SetupArgs {
     /// Generator: phaseline (ours) or bellperson (its generate_random_parameters).
     #[arg(long, default_value = "phaseline")]
     generator: String,
-    /// Keep cached parameters that pass their check (what `prove` would load);
-    /// make them only when absent. Without it, setup always makes new ones.
-    #[arg(long)]
-    if_missing: bool,
 }
 
 /// `setup --if-missing`, and `setup` of a real circuit (whose parameters are
 /// made on the proving path): the cached parameters when they pass their
 /// check, made and cached otherwise (a real circuit's first removed unless
 /// `--if-missing`).
-fn ensure_params(s: &SetupArgs) -> anyhow::Result<PathBuf> {
+fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
     if s.generator != "phaseline" || s.toxic_seed.is_some() {
         bail!(
             "--if-missing and real circuits use our generator with random toxic waste: drop --generator/--toxic-seed"
         );
     }
     let o = phaseline_prover::run::RunOpts {
-        circuit: s.circuit.clone(),
+        circuit: s.shared.circuit.clone(),
         partitions: 1,
         reps: 1,
         warmup: 0,
         backend: if s.backend.starts_with("cuda") { "cuda" } else { "cpu" }.into(),
-        params_dir: params_dir(s.params_dir.clone()),
+        params_dir: params_dir(s.shared.params_dir.clone()),
         params_file: None,
         verify: false,
         seed: 1,
         delays: Default::default(),
         inject_gpu_alloc: 0,
     };
-    Ok(if s.circuit.starts_with(real::PREFIX) {
-        real::setup_real(&o, s.if_missing)?
+    Ok(if s.shared.circuit.starts_with(real::PREFIX) {
+        real::setup_real(&o, s.shared.if_missing)?
     } else {
         phaseline_prover::run::params_for(&o)?;
         phaseline_prover::run::params_path(&o)?
@@ -185,7 +155,7 @@ fn delays(list: &[String]) -> Result<BTreeMap<String, f64>> {
     Ok(m)
 }
 
-fn opts(c: &Common, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: bool) -> Result<RunOpts> {
+fn opts(c: &CaseArgs, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: bool) -> Result<RunOpts> {
     if c.reps == 0 {
         bail!("--reps must be at least 1");
     }
@@ -206,7 +176,7 @@ fn opts(c: &Common, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: 
 
 /// Run options for a real circuit: `--partitions` comes from the sector, and
 /// with `--c1` the default circuit name stands for "whatever the file holds".
-fn real_opts(mut o: RunOpts, c: &Common) -> Result<RunOpts> {
+fn real_opts(mut o: RunOpts, c: &CaseArgs) -> Result<RunOpts> {
     if c.partitions != 1 {
         bail!("--partitions does not apply to real circuits (the sector size fixes it)");
     }
@@ -251,9 +221,17 @@ fn main() {
     }
 }
 
+/// The backend `prove` was asked for: ours (cpu, cuda) or bellperson's; supraseal-c2 is the anchor's.
+fn backend(b: Option<Backend>) -> Result<&'static str> {
+    match b.unwrap_or(Backend::Cpu) {
+        Backend::Supraseal => bail!("--backend supraseal is the anchor runner's (phaseline-anchor-supraseal), not this one"),
+        b => Ok(b.as_str()),
+    }
+}
+
 fn dispatch(cli: Cli) -> Result<()> {
     match cli.cmd {
-        Cmd::Info { json } => {
+        Cmd::Info(InfoArgs { json }) => {
             let info = build_info::info();
             if json {
                 // writeln, not println: a closed pipe is an error, not a panic.
@@ -269,23 +247,25 @@ fn dispatch(cli: Cli) -> Result<()> {
                 .context("stdout")?;
             }
         }
-        Cmd::Synth(c) => {
+        Cmd::Synth(Common { case: c, c1 }) => {
             let o = opts(&c, "cpu", params_dir(None), None, false)?;
             let mut sink = Sink::open(&c.json)?;
-            if c.c1.is_some() || real::is_real(&c.circuit) {
+            if c1.is_some() || real::is_real(&c.circuit) {
                 let o = real_opts(o, &c)?;
-                real::run_synth_real(&o, c.c1.as_deref(), &mut |r| sink.put(r))?;
+                real::run_synth_real(&o, c1.as_deref(), &mut |r| sink.put(r))?;
             } else {
                 run_synth(&o, &mut |r| sink.put(r))?;
             }
         }
         Cmd::Prove(p) => {
-            let mut o = opts(&p.common, &p.backend, params_dir(p.params_dir), p.params, !p.no_verify)?;
+            let c = &p.shared.case;
+            let b = backend(p.shared.backend)?;
+            let mut o = opts(c, b, params_dir(p.shared.params_dir.clone()), p.params, !p.shared.no_verify)?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
-            let mut sink = Sink::open(&p.common.json)?;
-            if p.common.c1.is_some() || real::is_real(&p.common.circuit) {
-                let o = real_opts(o, &p.common)?;
-                real::run_prove_real(&o, p.common.c1.as_deref(), &mut |r| sink.put(r))?;
+            let mut sink = Sink::open(&c.json)?;
+            if p.c1.is_some() || real::is_real(&c.circuit) {
+                let o = real_opts(o, c)?;
+                real::run_prove_real(&o, p.c1.as_deref(), &mut |r| sink.put(r))?;
             } else {
                 run_prove(&o, &mut |r| sink.put(r))?;
             }
@@ -294,9 +274,9 @@ fn dispatch(cli: Cli) -> Result<()> {
             let sector = phaseline_real::Sector::parse(&a.sector_size)?;
             real::make_c1(sector, a.seed, &a.out)?;
         }
-        Cmd::Setup(s) if s.if_missing || s.circuit.starts_with(real::PREFIX) => {
+        Cmd::Setup(s) if s.shared.if_missing || s.shared.circuit.starts_with(real::PREFIX) => {
             let path = ensure_params(&s)?;
-            eprintln!("parameters of `{}`: {}", s.circuit, path.display());
+            eprintln!("parameters of `{}`: {}", s.shared.circuit, path.display());
         }
         Cmd::Setup(s) => {
             let generator = match s.generator.as_str() {
@@ -305,10 +285,10 @@ fn dispatch(cli: Cli) -> Result<()> {
                 g => bail!("--generator wants phaseline or bellperson, got `{g}`"),
             };
             let o = SetupOpts {
-                circuit: s.circuit,
+                circuit: s.shared.circuit,
                 backend: s.backend,
                 generator,
-                params_dir: params_dir(s.params_dir),
+                params_dir: params_dir(s.shared.params_dir),
                 toxic_seed: s.toxic_seed,
             };
             let mut sink = Sink::open(&s.json)?;
@@ -316,4 +296,26 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phaseline_record::RunnerArgs;
+
+    /// Every invocation the harness makes parses here into the protocol's structs, unchanged.
+    #[test]
+    fn speaks_the_protocol_command_line() {
+        for a in RunnerArgs::examples() {
+            let argv = std::iter::once("phaseline-prover".into()).chain(a.to_argv());
+            let got = match Cli::try_parse_from(argv).unwrap().cmd {
+                Cmd::Synth(c) => RunnerArgs::Synth(c.case),
+                Cmd::Prove(p) => RunnerArgs::Prove(p.shared),
+                Cmd::Setup(s) => RunnerArgs::Setup(s.shared),
+                Cmd::Info(i) => RunnerArgs::Info(i),
+                Cmd::C1(_) => panic!("the harness never asks for c1"),
+            };
+            assert_eq!(got, a);
+        }
+    }
 }
