@@ -3,7 +3,7 @@
 //! take witness values, split by value once per circuit by the driver
 //! (`msm_prep`), then summed by `split`. B_G2 is the driver's
 //! ([`BG2Plan::Shared`]); with `par-bg2` (A4) it runs beside the G1 work in
-//! the global pool (`rayon::join`).
+//! the global pool.
 
 use super::msm::{msm_g1, msm_g1_spread, scalar_bytes, Spread};
 use super::ntt::Domain;
@@ -13,7 +13,7 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
 use crate::prove::driver;
-use crate::prove::engine::{G1Engine, G1Msms};
+use crate::prove::engine::{G1Engine, G1Msms, G1Work};
 use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
 use blstrs::{G1Projective, Scalar as Fr};
@@ -93,29 +93,12 @@ impl G1Engine for CpuG1 {
         Ok(())
     }
 
-    fn g1(
-        &self,
-        _batch: &(),
-        p: &Params,
-        synths: &[Synthesized],
-        splits: &[CircuitSplits],
-        d: &Domain,
-        rec: &Recorder,
-    ) -> Result<Vec<G1Msms>, ProverError> {
-        Ok(g1_all(p, synths, splits, d, rec))
+    fn g1(&self, _batch: &(), w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
+        Ok(g1_all(w.p, w.synths, w.splits, w.d, w.rec))
     }
 
     fn b_g2_plan(&self) -> BG2Plan {
         BG2Plan::Shared
-    }
-
-    fn beside<A: Send, B: Send>(
-        &self,
-        g1: impl FnOnce() -> A + Send,
-        b_g2: impl FnOnce() -> B + Send,
-    ) -> (A, Result<B, ProverError>) {
-        let (a, b) = rayon::join(g1, b_g2);
-        (a, Ok(b))
     }
 }
 

@@ -1,8 +1,8 @@
 //! The CUDA G1 engine ([`CudaG1`]): H and the L, A, B_G1 MSMs on the GPU in
 //! one call for all partitions. The driver does the rest (`msm_prep` and
 //! B_G2 on the CPU, assembly with r, s); with `par-bg2` B_G2 runs beside the
-//! GPU work in a pool of idle-priority threads ([`bg2_pool`]), after it
-//! without.
+//! GPU work in a pool of idle-priority threads ([`BG2Plan::PerPartition`]),
+//! after it without.
 
 use super::device::{self, DeviceSrs};
 use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
@@ -15,7 +15,7 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
 use crate::prove::driver;
-use crate::prove::engine::{G1Engine, G1Msms};
+use crate::prove::engine::{G1Engine, G1Msms, G1Work};
 use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
 use blst::blst_p1;
@@ -87,44 +87,6 @@ fn g1_gpu(
         .collect())
 }
 
-/// The pool B_G2 runs in beside the GPU work (`par-bg2`): one thread fewer
-/// than the cores, each at `SCHED_IDLE`. On the global pool B_G2 kept every
-/// core busy while the thread driving the GPU (and sppark's result-collecting
-/// threads) waited for a time slice at every stream synchronisation, so the
-/// GPU phases, whose spans end on the host, spread 12-19% between
-/// repetitions instead of 1-5%. Now they preempt B_G2 as soon as they wake;
-/// B_G2 still gets every idle cycle.
-fn bg2_pool() -> &'static rayon::ThreadPool {
-    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cores.saturating_sub(1).max(1))
-            .thread_name(|i| format!("b_g2-{i}"))
-            .start_handler(|_| lower_priority())
-            .build()
-            .unwrap_or_else(|_| {
-                // A pool that cannot start its threads leaves B_G2 on one thread.
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .build()
-                    .expect("a one-thread pool")
-            })
-    })
-}
-
-/// Puts the calling thread in `SCHED_IDLE` (Linux; no privilege needed). A
-/// refusal leaves the thread as it was: only the spread of the GPU spans
-/// depends on it, never a result.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 0 };
-        // SAFETY: pid 0 is the calling thread; `param` lives for the call.
-        let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
-    }
-}
-
 /// The CUDA G1 engine: H and the L, A, B_G1 MSMs of every circuit in one
 /// device call; B_G2 beside it on the CPU ([`BG2Plan::PerPartition`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -144,37 +106,13 @@ impl G1Engine for CudaG1 {
         Ok((o, srs))
     }
 
-    fn g1(
-        &self,
-        (o, srs): &Self::Batch,
-        _p: &Params,
-        synths: &[Synthesized],
-        splits: &[CircuitSplits],
-        d: &Domain,
-        rec: &Recorder,
-    ) -> Result<Vec<G1Msms>, ProverError> {
-        let g1 = g1_gpu(srs, synths, splits, d, o, rec)?;
+    fn g1(&self, (o, srs): &Self::Batch, w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
+        let g1 = g1_gpu(srs, w.synths, w.splits, w.d, o, w.rec)?;
         Ok(g1.into_iter().map(|[h, l, a, b_g1]| G1Msms { h, l, a, b_g1 }).collect())
     }
 
     fn b_g2_plan(&self) -> BG2Plan {
         BG2Plan::PerPartition
-    }
-
-    /// B_G2 on its own thread in [`bg2_pool`], the G1 work on this one.
-    fn beside<A: Send, B: Send>(
-        &self,
-        g1: impl FnOnce() -> A + Send,
-        b_g2: impl FnOnce() -> B + Send,
-    ) -> (A, Result<B, ProverError>) {
-        std::thread::scope(|sc| {
-            let bg2 = sc.spawn(|| bg2_pool().install(b_g2));
-            let g1 = g1();
-            let g2 = bg2
-                .join()
-                .map_err(|_| ProverError::Internal("the B_G2 thread panicked".into()));
-            (g1, g2)
-        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! the G1 work without it), then assembles each proof with its r, s.
 
 use super::b_g2::b_g2_all;
-use super::engine::G1Engine;
+use super::engine::{G1Engine, G1Work};
 use super::msm_prep::{circuit_splits, CircuitSplits};
 use crate::cpu::ntt::Domain;
 use crate::error::ProverError;
@@ -39,10 +39,18 @@ pub fn prove<E: G1Engine>(
     let batch = engine.begin(p, rec)?;
     // Each circuit's L, A and B scalars split by value once; B serves B_G1 and B_G2.
     let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
-    let g1 = || engine.g1(&batch, p, synths, &splits, &d, rec);
-    let b_g2 = || b_g2_all(p, &splits, engine.b_g2_plan(), rec);
+    let work = G1Work {
+        p,
+        synths,
+        splits: &splits,
+        d: &d,
+        rec,
+    };
+    let plan = engine.b_g2_plan();
+    let g1 = || engine.g1(&batch, &work);
+    let b_g2 = || b_g2_all(p, &splits, plan, rec);
     let (g1, g2) = if cfg!(feature = "par-bg2") {
-        engine.beside(g1, b_g2)
+        plan.beside(g1, b_g2)
     } else {
         let g1 = g1()?;
         (Ok(g1), Ok(b_g2()))

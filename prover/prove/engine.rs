@@ -1,6 +1,7 @@
 //! The G1 engine: what a proving backend computes itself (H and the L, A and
-//! B_G1 MSMs of every circuit) and how B_G2, always on the CPU, runs beside
-//! it. Everything else of a proof is the driver's (`super::driver`).
+//! B_G1 MSMs of every circuit) and which plan B_G2, always on the CPU,
+//! follows beside it. Everything else of a proof is the driver's
+//! (`super::driver`).
 
 use super::b_g2::BG2Plan;
 use super::msm_prep::CircuitSplits;
@@ -20,6 +21,17 @@ pub struct G1Msms {
     pub b_g1: G1Projective,
 }
 
+/// What the G1 work of one batch reads.
+#[derive(Clone, Copy)]
+pub struct G1Work<'a> {
+    pub p: &'a Params,
+    pub synths: &'a [Synthesized],
+    /// Each circuit's scalars split by `msm_prep`.
+    pub splits: &'a [CircuitSplits],
+    pub d: &'a Domain,
+    pub rec: &'a Recorder,
+}
+
 /// A proving backend's G1 work over one batch of circuits of one shape.
 pub trait G1Engine: Sync {
     /// What the engine prepares once per batch, before `msm_prep` (the CUDA
@@ -30,23 +42,8 @@ pub trait G1Engine: Sync {
     fn begin(&self, p: &Params, rec: &Recorder) -> Result<Self::Batch, ProverError>;
 
     /// H and the L, A, B_G1 MSMs of every circuit, in circuit order.
-    fn g1(
-        &self,
-        batch: &Self::Batch,
-        p: &Params,
-        synths: &[Synthesized],
-        splits: &[CircuitSplits],
-        d: &Domain,
-        rec: &Recorder,
-    ) -> Result<Vec<G1Msms>, ProverError>;
+    fn g1(&self, batch: &Self::Batch, w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError>;
 
-    /// How B_G2 is cut and recorded beside this engine.
+    /// How B_G2 runs beside this engine (cut, recorded, scheduled).
     fn b_g2_plan(&self) -> BG2Plan;
-
-    /// Runs `g1` and `b_g2` concurrently (cargo feature `par-bg2`).
-    fn beside<A: Send, B: Send>(
-        &self,
-        g1: impl FnOnce() -> A + Send,
-        b_g2: impl FnOnce() -> B + Send,
-    ) -> (A, Result<B, ProverError>);
 }
