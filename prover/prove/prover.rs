@@ -53,11 +53,11 @@ pub enum Prover {
 impl Prover {
     /// The prover named `backend`, when this build has it; `inject_gpu_alloc`
     /// is the CUDA engine's test hook (ignored by the others).
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
     pub fn named(backend: &str, inject_gpu_alloc: u64) -> Result<Prover, ProverError> {
         if !build_info::backends().contains(&backend) {
             return Err(ProverError::BackendUnavailable(backend.into()));
         }
-        let _ = inject_gpu_alloc;
         match backend {
             "cpu" => Ok(Prover::Ours(EngineChoice::Cpu)),
             #[cfg(feature = "cuda")]
