@@ -8,8 +8,8 @@ use blstrs::{G1Affine, G1Projective, G2Projective, Scalar as Fr};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ff::Field;
 use group::Group;
-use phaseline_prover::setup::fixed_base::Table;
 use phaseline_prover::setup::normalize::Normalize;
+use phaseline_prover::setup::table::Table;
 use rand_core::SeedableRng;
 
 const N: usize = 1 << 14;

@@ -11,11 +11,13 @@
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::params::{load_or_generate, Expected, ParamsFile};
+use crate::groth16::cache::{cache_path, ParamsFile};
+use crate::groth16::params::Expected;
 use crate::groth16::Params;
 use crate::phases::Recorder;
+use crate::prove::prover::Prover;
 use crate::record::Record;
-use crate::run::{check_backend, circuit_info, prove_rep, prove_rep_bellperson, record, synth_all, RunOpts};
+use crate::run::{circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts};
 use crate::synth::synthesize;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
 use std::path::{Path, PathBuf};
@@ -125,14 +127,7 @@ pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<(
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
     let blank = blank_circuit(sector)?;
-    let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
-    load_or_generate(
-        &blank,
-        &o.params_dir,
-        o.params_file.as_deref(),
-        &Expected::of(&s, d.n),
-        fixed_base,
-    )
+    load_or_setup(o, &blank, &Expected::of(&s, d.n))
 }
 
 /// `setup` of a real circuit: its C1 output (from the seed, cached) and its
@@ -141,7 +136,7 @@ pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<(
 pub fn setup_real(o: &RunOpts, reuse: bool) -> Result<std::path::PathBuf, ProverError> {
     let c1 = resolve_c1(o, None)?;
     let o = &real_opts(o, &c1);
-    let path = crate::groth16::params::cache_path(&o.params_dir, &blank_circuit(c1.sector)?.shape_id());
+    let path = cache_path(&o.params_dir, &blank_circuit(c1.sector)?.shape_id());
     if !reuse && path.exists() {
         std::fs::remove_file(&path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
     }
@@ -179,25 +174,28 @@ pub fn run_prove_real(
     c1: Option<&Path>,
     sink: &mut dyn FnMut(Record) -> Result<(), ProverError>,
 ) -> Result<(), ProverError> {
-    check_backend(o)?;
+    let prover = prover(o)?;
     let c1 = resolve_c1(o, c1)?;
     let o = &real_opts(o, &c1);
     let (params, file) = real_params(o, c1.sector, &circuits(&c1)?[0])?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
-        if o.backend == "bellperson" {
-            let (mut r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
-            r.params = Some(file.clone());
-            // Checked by our verifier inside; filecoin-proofs' check follows,
-            // outside the record's phases (bellperson's record has one phase).
-            if o.verify {
-                phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)?;
+        let engine = match prover {
+            Prover::Ours(engine) => engine,
+            Prover::Bellperson => {
+                let (mut r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
+                r.params = Some(file.clone());
+                // Checked by our verifier inside; filecoin-proofs' check follows,
+                // outside the record's phases (bellperson's record has one phase).
+                if o.verify {
+                    phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)?;
+                }
+                sink(r)?;
+                continue;
             }
-            sink(r)?;
-            continue;
-        }
-        let mut r = prove_rep(o, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
+        };
+        let mut r = prove_rep(o, engine, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
             if o.verify {
                 rec.time("verify_filecoin", || {
                     phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)

@@ -1,23 +1,27 @@
 //! The runner's two modes, `synth` and `prove`: repetitions of one circuit
 //! preset, each producing a [`Record`] with its phases.
 
-use crate::alloc_count::{peak_rss_bytes, AllocCounts};
-use crate::build_info;
+use crate::alloc_count::AllocCounts;
 use crate::circuits::presets::rep_circuits;
 use crate::circuits::PorepCircuit;
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::params::{load_or_generate, Expected, ParamsFile};
+use crate::groth16::cache::{cache_path, ParamsCache, ParamsFile};
+use crate::groth16::params::Expected;
 use crate::groth16::{verify::verify_all, Params};
-use crate::phases::{covered_ms, Recorder};
-use crate::record::{CircuitInfo, Record, SCHEMA_VERSION};
+use crate::phases::Recorder;
+use crate::prove::prover::{EngineChoice, Prover};
+use crate::record::{CircuitInfo, Record};
+use crate::repetition::Repetition;
+use crate::setup::fixed_base_choice::for_proving;
+use crate::setup::runner::generate_cached;
 use crate::synth::{synthesize, Synthesized};
 use blstrs::Scalar as Fr;
 use ff::Field;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Options shared by both modes.
@@ -101,62 +105,19 @@ pub(crate) fn record(
     total_ms: f64,
     a: AllocCounts,
 ) -> Record {
-    let phases = rec.into_phases();
-    let phase_sum_ms = phases.iter().filter(|p| p.parent.is_none()).map(|p| p.ms).sum();
-    let unaccounted_ms = (total_ms - covered_ms(&phases)).max(0.0);
-    Record {
-        schema_version: SCHEMA_VERSION,
-        mode: mode.into(),
-        backend: o.backend.clone(),
-        features: build_info::features(),
-        inert_features: build_info::inert_features(&o.backend),
-        fingerprint: build_info::FINGERPRINT.into(),
-        git_commit: build_info::GIT_COMMIT.into(),
+    let r = Repetition {
+        mode,
+        backend: &o.backend,
         rep,
         warmup: warm,
-        circuit: info,
-        phases,
-        total_ms,
-        phase_sum_ms,
-        unaccounted_ms,
-        allocations: a.allocs,
-        reallocations: a.reallocs,
-        allocated_bytes: a.bytes,
-        allocations_phase: "synthesis".into(),
-        peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
-        verified: None,
-        params: None,
-        injected_delays: o.delays.clone(),
-    }
+        delays: &o.delays,
+    };
+    r.record(info, rec, total_ms, a)
 }
 
-pub(crate) fn check_backend(o: &RunOpts) -> Result<(), ProverError> {
-    if build_info::backends().contains(&o.backend.as_str()) {
-        Ok(())
-    } else {
-        Err(ProverError::BackendUnavailable(o.backend.clone()))
-    }
-}
-
-/// Dispatches to the backend named in `o` (checked by `check_backend`).
-pub(crate) fn prove_on_backend(
-    o: &RunOpts,
-    params: &Params,
-    synths: &[Synthesized],
-    rs: &[(Fr, Fr)],
-    rec: &Recorder,
-) -> Result<Vec<crate::groth16::Proof>, ProverError> {
-    match o.backend.as_str() {
-        "cpu" => crate::cpu::prove::prove(params, synths, rs, rec),
-        #[cfg(feature = "cuda")]
-        "cuda" => {
-            let hooks = crate::gpu::prove::Hooks {
-                inject_alloc_bytes: o.inject_gpu_alloc,
-            };
-            crate::gpu::prove::prove(params, synths, rs, rec, hooks)
-        }
-        other => Err(ProverError::BackendUnavailable(other.into())),
-    }
+/// The prover `o` names (`--backend`), when this build has it.
+pub(crate) fn prover(o: &RunOpts) -> Result<Prover, ProverError> {
+    Prover::named(&o.backend, o.inject_gpu_alloc)
 }
 
 /// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
@@ -178,7 +139,23 @@ pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
 /// Where the preset's cached parameters live.
 pub fn params_path(o: &RunOpts) -> Result<std::path::PathBuf, ProverError> {
     let c = crate::circuits::presets::preset(&o.circuit, 1).map_err(ProverError::UnknownPreset)?;
-    Ok(crate::groth16::params::cache_path(&o.params_dir, &c.shape_id()))
+    Ok(cache_path(&o.params_dir, &c.shape_id()))
+}
+
+/// Loads the parameters of `circuit` (sizes `expected`) from the run's
+/// cache or parameter file, else makes them with our setup and caches them.
+/// Missing parameters are made on the device that proves: the GPU's
+/// fixed-base engine for `cuda`, the CPU's otherwise.
+pub(crate) fn load_or_setup<C: Circuit>(
+    o: &RunOpts,
+    circuit: &C,
+    expected: &Expected,
+) -> Result<(Params, ParamsFile), ProverError> {
+    let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
+    let dir: &Path = &o.params_dir;
+    cache.load_or_generate(&circuit.shape_id(), expected, || {
+        Ok(generate_cached(circuit, dir, for_proving(&o.backend))?)
+    })
 }
 
 /// Loads (or makes and caches) the parameters for the preset; with the file they came from.
@@ -193,29 +170,19 @@ pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
     let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
-    // Missing parameters are made on the device that proves: the GPU's fixed-base
-    // backend for `cuda`, the CPU's otherwise.
-    let fixed_base = if o.backend == "cuda" { "cuda" } else { "cpu" };
-    load_or_generate(
-        &cs[0],
-        &o.params_dir,
-        o.params_file.as_deref(),
-        &Expected::of(&s, d.n),
-        fixed_base,
-    )
+    load_or_setup(o, &cs[0], &Expected::of(&s, d.n))
 }
 
 /// End-to-end proofs: synthesis, proving, verification unless disabled.
 pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
-    check_backend(o)?;
+    let prover = prover(o)?;
     let (params, file) = params_for(o)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
-        let mut r = if o.backend == "bellperson" {
-            prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0
-        } else {
-            prove_rep(o, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?
+        let mut r = match prover {
+            Prover::Bellperson => prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0,
+            Prover::Ours(engine) => prove_rep(o, engine, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?,
         };
         r.params = Some(file.clone());
         sink(r)?;
@@ -223,11 +190,13 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     Ok(())
 }
 
-/// One repetition on our engine: synthesis, the backend's proof, our
-/// verification, then `check` (more verification, timed inside the record,
-/// and checks on the synthesized circuits) before the record is made.
+/// One repetition on our prover: synthesis, the driver's proof on `engine`,
+/// our verification, then `check` (more verification, timed inside the
+/// record, and checks on the synthesized circuits) before the record is made.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove_rep<C: Circuit>(
     o: &RunOpts,
+    engine: EngineChoice,
     rep: usize,
     cs: &[C],
     params: &Params,
@@ -240,7 +209,7 @@ pub(crate) fn prove_rep<C: Circuit>(
     let rs: Vec<(Fr, Fr)> = (0..synths.len())
         .map(|_| (Fr::random(&mut *rng), Fr::random(&mut *rng)))
         .collect();
-    let proofs = prove_on_backend(o, params, &synths, &rs, &rec)?;
+    let proofs = engine.prove(params, &synths, &rs, &rec)?;
     let verified = if o.verify {
         let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
         rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;

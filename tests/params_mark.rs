@@ -2,7 +2,8 @@
 //! marked, a load of identical bytes skips the per-point checks, and any
 //! change to the file (corruption) brings the full checks back.
 
-use phaseline_prover::groth16::params::{cache_path, read};
+use phaseline_prover::groth16::cache::cache_path;
+use phaseline_prover::groth16::params::read;
 use phaseline_prover::run::{params_for, RunOpts};
 
 fn opts(dir: &std::path::Path) -> RunOpts {

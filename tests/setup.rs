@@ -9,10 +9,11 @@ use phaseline_prover::cpu::ntt::Domain;
 use phaseline_prover::cs::bridge::AsBellpepper;
 use phaseline_prover::cs::Circuit;
 use phaseline_prover::groth16::params::{check, read, Expected};
+use phaseline_prover::groth16::write;
 use phaseline_prover::groth16::Params;
 use phaseline_prover::phases::Recorder;
 use phaseline_prover::setup::runner::{bellperson_params, run_setup, Generator, SetupOpts};
-use phaseline_prover::setup::{setup_cpu, write, Toxic};
+use phaseline_prover::setup::{setup_cpu, Toxic};
 use phaseline_prover::shape::{read_shape, record_shape, write_shape};
 use phaseline_prover::synth::synthesize;
 use std::path::Path;
@@ -194,7 +195,7 @@ fn setup_command_writes_files_that_load_and_prove() {
     assert_eq!((src(0).as_str(), src(1).as_str()), ("recorded", "loaded"));
     assert_eq!(recs[0].mode, "setup");
     let c = preset("tiny", 1).unwrap();
-    let pfile = phaseline_prover::groth16::params::cache_path(dir.path(), &c.shape_id());
+    let pfile = phaseline_prover::groth16::cache::cache_path(dir.path(), &c.shape_id());
     let loaded = read(&pfile).unwrap();
     assert!(loaded == bellperson_params(&c, Some(5)).unwrap());
     let vk = std::fs::read(phaseline_prover::setup::runner::vk_path(dir.path(), &c.shape_id())).unwrap();
@@ -253,7 +254,7 @@ fn prove_path_makes_missing_parameters_with_our_setup() {
     assert_eq!(verified, [Some(true)]);
     let id = preset("tiny", 1).unwrap().shape_id();
     assert!(phaseline_prover::setup::runner::shape_path(dir.path(), &id).exists());
-    assert!(phaseline_prover::groth16::params::cache_path(dir.path(), &id).exists());
+    assert!(phaseline_prover::groth16::cache::cache_path(dir.path(), &id).exists());
 }
 
 /// The harness's parameter step (`setup --if-missing`) keeps cached
@@ -272,7 +273,7 @@ fn setup_if_missing_keeps_valid_cached_parameters() {
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     };
-    let pfile = phaseline_prover::groth16::params::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
+    let pfile = phaseline_prover::groth16::cache::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
     setup(&["--if-missing"]);
     let first = std::fs::read(&pfile).unwrap();
     setup(&["--if-missing"]);
@@ -315,7 +316,7 @@ fn prove_records_the_parameter_file_it_proved_with() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_str(std::fs::read_to_string(&out).unwrap().lines().next().unwrap()).unwrap()
     };
-    let pfile = phaseline_prover::groth16::params::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
+    let pfile = phaseline_prover::groth16::cache::cache_path(dir.path(), &preset("tiny", 1).unwrap().shape_id());
     let sha = |p: &std::path::Path| hex::encode(sha2::Sha256::digest(std::fs::read(p).unwrap()));
     let made = prove("a.jsonl");
     assert_eq!(made["params"]["source"], "generated", "{made}");

@@ -1,20 +1,22 @@
-//! The CPU backend: H through our NTT, the five MSMs on all cores, assembly.
-//! H is a plain Pippenger MSM (its scalars are dense); L, A, B_G1 and B_G2
-//! take witness values and are split by value once per circuit (`msm_prep`,
-//! the GPU backend's `circuit_splits`), then summed by `split`. With `par-bg2` (A4)
-//! the B_G2 MSMs run concurrently with the G1 work; without it they run
-//! after it.
+//! The CPU G1 engine ([`CpuG1`]): H through our NTT, the G1 MSMs on all
+//! cores. H is a plain Pippenger MSM (its scalars are dense); L, A and B_G1
+//! take witness values, split by value once per circuit by the driver
+//! (`msm_prep`), then summed by `split`. B_G2 is the driver's
+//! ([`BG2Plan::Shared`]); with `par-bg2` (A4) it runs beside the G1 work in
+//! the global pool.
 
-use super::msm::{msm_g1, msm_g1_spread, msm_g2_spread, scalar_bytes, Spread};
+use super::msm::{msm_g1, msm_g1_spread, scalar_bytes, Spread};
 use super::ntt::Domain;
 use super::split::split_sum;
 use crate::error::ProverError;
-use crate::gpu::prep::{circuit_splits, CircuitSplits};
-use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
+use crate::prove::b_g2::BG2Plan;
+use crate::prove::driver;
+use crate::prove::engine::{G1Engine, G1Msms, G1Work};
+use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
-use blstrs::{G1Projective, G2Projective, Scalar as Fr};
+use blstrs::{G1Projective, Scalar as Fr};
 use rayon::prelude::*;
 
 /// Coefficients of H = (A*B - C) / Z, `n - 1` of them.
@@ -49,23 +51,7 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
     a
 }
 
-fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Projective> {
-    rec.time("msm_b_g2", || {
-        splits
-            .iter()
-            .map(|sp| split_sum(&p.b_g2, &sp.b, Spread::Shared, msm_g2_spread))
-            .collect()
-    })
-}
-
-struct G1Out {
-    h: G1Projective,
-    l: G1Projective,
-    a: G1Projective,
-    b_g1: G1Projective,
-}
-
-fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Domain, rec: &Recorder) -> Vec<G1Out> {
+fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Domain, rec: &Recorder) -> Vec<G1Msms> {
     let hs: Vec<Vec<Fr>> = rec.time("ntt_h", || synths.iter().map(|s| h_coeffs(s, d, rec)).collect());
     let h: Vec<G1Projective> = rec.time("msm_h", || hs.iter().map(|h| msm_g1(&p.h, &scalar_bytes(h))).collect());
     drop(hs);
@@ -92,37 +78,32 @@ fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Doma
         .zip(l)
         .zip(a)
         .zip(b)
-        .map(|(((h, l), a), b_g1)| G1Out { h, l, a, b_g1 })
+        .map(|(((h, l), a), b_g1)| G1Msms { h, l, a, b_g1 })
         .collect()
 }
 
-/// Proves every synthesized circuit (one shape) with randomizers `rs`.
+/// The CPU's G1 engine: H through our NTT, every G1 MSM on all cores.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpuG1;
+
+impl G1Engine for CpuG1 {
+    type Batch = ();
+
+    fn begin(&self, _p: &Params, _rec: &Recorder) -> Result<(), ProverError> {
+        Ok(())
+    }
+
+    fn g1(&self, _batch: &(), w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
+        Ok(g1_all(w.p, w.synths, w.splits, w.d, w.rec))
+    }
+
+    fn b_g2_plan(&self) -> BG2Plan {
+        BG2Plan::Shared
+    }
+}
+
+/// Proves every synthesized circuit (one shape) with randomizers `rs`: the
+/// driver on [`CpuG1`].
 pub fn prove(p: &Params, synths: &[Synthesized], rs: &[(Fr, Fr)], rec: &Recorder) -> Result<Vec<Proof>, ProverError> {
-    let rows = synths.first().map(|s| s.num_constraints()).unwrap_or(0);
-    let d = Domain::for_len(rows)
-        .ok_or_else(|| ProverError::InvalidArgument("circuit too large for Fr's 2-adicity".into()))?;
-    // Each circuit's L, A and B scalars split by value once; B serves B_G1 and B_G2.
-    let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
-    let (g1, g2) = if cfg!(feature = "par-bg2") {
-        rayon::join(|| g1_all(p, synths, &splits, &d, rec), || b_g2_all(p, &splits, rec))
-    } else {
-        let g1 = g1_all(p, synths, &splits, &d, rec);
-        (g1, b_g2_all(p, &splits, rec))
-    };
-    Ok(rec.time("assemble", || {
-        g1.into_iter()
-            .zip(g2)
-            .zip(rs)
-            .map(|((g, b_g2), (r, s))| {
-                let m = MsmResults {
-                    h: g.h,
-                    l: g.l,
-                    a: g.a,
-                    b_g1: g.b_g1,
-                    b_g2,
-                };
-                assemble(&p.vk, &m, *r, *s)
-            })
-            .collect()
-    }))
+    driver::prove(&CpuG1, p, synths, rs, rec)
 }

@@ -3,10 +3,10 @@
 //! only the rest (the tail) goes through Pippenger over the gathered points.
 //! Filecoin-shaped witnesses are mostly zeros and ones (`small`: 27,806 zeros,
 //! 25,409 ones and 4,653 others of 57,868 aux values), so the tail is small.
-//! The GPU backend splits the same way (`gpu::prep::Split`).
+//! Both proving engines split this way, once per circuit (`prove::msm_prep`).
 
 use super::msm::{msm_g1_spread, msm_g2_spread, scalar_bytes, Spread};
-use crate::gpu::prep::Split;
+use crate::prove::msm_prep::Split;
 use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use group::Group;
 use rayon::prelude::*;

@@ -1,9 +1,8 @@
 //! The CUDA backend (`--backend cuda`, cargo feature `cuda`): our Groth16
-//! pipeline in `cuda/` on sppark, driven from here. The scalar split is plain
-//! Rust, built (and tested) without CUDA too; B_G2 stays on the CPU, split
-//! the same way (`cpu::split::split_sum`).
-
-pub mod prep;
+//! pipeline in `cuda/` on sppark, driven from here as a G1 engine of the
+//! proving driver (`crate::prove`). The scalar split is the driver's
+//! (`prove::msm_prep`, plain Rust); B_G2 stays on the CPU, split the same
+//! way (`cpu::split::split_sum`).
 
 #[cfg(feature = "cuda")]
 pub mod device;
@@ -11,6 +10,8 @@ pub mod device;
 pub mod ffi;
 #[cfg(feature = "cuda")]
 pub mod ops;
+#[cfg(feature = "cuda")]
+pub mod prep;
 #[cfg(feature = "cuda")]
 pub mod prove;
 #[cfg(feature = "cuda")]

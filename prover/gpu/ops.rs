@@ -3,11 +3,12 @@
 
 use super::device::DevicePoints;
 use super::ffi::{self, PhaseBuf, PlOpts};
-use super::prep::Split;
+use super::prep::RawSplit;
 use super::timing;
 use crate::cpu::ntt::Domain;
 use crate::error::ProverError;
 use crate::phases::Recorder;
+use crate::prove::msm_prep::Split;
 use crate::synth::Synthesized;
 use blst::blst_p1;
 use blstrs::{G1Projective, Scalar as Fr};

@@ -1,27 +1,30 @@
-//! The CUDA backend: `msm_prep` on the CPU, H and the L, A, B_G1 MSMs on the
-//! GPU in one call for all partitions, B_G2 on the CPU (beside the GPU work
-//! with `par-bg2`, after it without), then assembly with r, s.
+//! The CUDA G1 engine ([`CudaG1`]): H and the L, A, B_G1 MSMs on the GPU in
+//! one call for all partitions. The driver does the rest (`msm_prep` and
+//! B_G2 on the CPU, assembly with r, s); with `par-bg2` B_G2 runs beside the
+//! GPU work in a pool of idle-priority threads ([`BG2Plan::PerPartition`]),
+//! after it without.
 
 use super::device::{self, DeviceSrs};
 use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
 use super::ops::{feature_opts, to_g1};
-use super::prep::{circuit_splits, CircuitSplits};
+use super::prep::RawSplit;
 use super::timing;
-use crate::cpu::msm::{msm_g2_spread, Spread};
 use crate::cpu::ntt::Domain;
-use crate::cpu::split::split_sum;
 use crate::error::ProverError;
-use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
+use crate::prove::b_g2::BG2Plan;
+use crate::prove::driver;
+use crate::prove::engine::{G1Engine, G1Msms, G1Work};
+use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
 use blst::blst_p1;
-use blstrs::{G1Projective, G2Projective, Scalar as Fr};
-use rayon::prelude::*;
+use blstrs::{G1Projective, Scalar as Fr};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Test hooks of the backend (all off in normal runs).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hooks {
     /// Ask the device for one extra allocation of this many bytes.
     pub inject_alloc_bytes: u64,
@@ -84,79 +87,37 @@ fn g1_gpu(
         .collect())
 }
 
-fn b_g2_one(p: &Params, sp: &CircuitSplits, part: usize, spread: Spread, rec: &Recorder) -> G2Projective {
-    let start = Instant::now();
-    // B_G2 on the CPU: ones summed, the tail by blst's Pippenger.
-    let r = split_sum(&p.b_g2, &sp.b, spread, msm_g2_spread);
-    let mut extra = serde_json::Map::new();
-    extra.insert("partition".into(), part.into());
-    extra.insert("ones".into(), sp.b.ones.len().into());
-    extra.insert("tail".into(), sp.b.tail.len().into());
-    extra.insert("spread".into(), format!("{spread:?}").to_lowercase().into());
-    rec.push_span("b_g2", Some("msm_b_g2"), start, Instant::now(), extra);
-    r
+/// The CUDA G1 engine: H and the L, A, B_G1 MSMs of every circuit in one
+/// device call; B_G2 beside it on the CPU ([`BG2Plan::PerPartition`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CudaG1 {
+    pub hooks: Hooks,
 }
 
-fn b_g2_all(p: &Params, splits: &[CircuitSplits], rec: &Recorder) -> Vec<G2Projective> {
-    // One partition: B_G2 is the CPU's only work, spread it over every
-    // thread; several: the partitions fill the threads (`Spread`).
-    let spread = Spread::for_partitions(splits.len());
-    rec.time("msm_b_g2", || {
-        if cfg!(feature = "par-bg2") {
-            splits
-                .par_iter()
-                .enumerate()
-                .map(|(i, sp)| b_g2_one(p, sp, i, spread, rec))
-                .collect()
-        } else {
-            splits
-                .iter()
-                .enumerate()
-                .map(|(i, sp)| b_g2_one(p, sp, i, spread, rec))
-                .collect()
-        }
-    })
-}
+impl G1Engine for CudaG1 {
+    /// The options the features and hooks select, and the device copy of the parameters.
+    type Batch = (PlOpts, Arc<DeviceSrs>);
 
-/// The pool B_G2 runs in beside the GPU work (`par-bg2`): one thread fewer
-/// than the cores, each at `SCHED_IDLE`. On the global pool B_G2 kept every
-/// core busy while the thread driving the GPU (and sppark's result-collecting
-/// threads) waited for a time slice at every stream synchronisation, so the
-/// GPU phases, whose spans end on the host, spread 12-19% between
-/// repetitions instead of 1-5%. Now they preempt B_G2 as soon as they wake;
-/// B_G2 still gets every idle cycle.
-fn bg2_pool() -> &'static rayon::ThreadPool {
-    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cores.saturating_sub(1).max(1))
-            .thread_name(|i| format!("b_g2-{i}"))
-            .start_handler(|_| lower_priority())
-            .build()
-            .unwrap_or_else(|_| {
-                // A pool that cannot start its threads leaves B_G2 on one thread.
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .build()
-                    .expect("a one-thread pool")
-            })
-    })
-}
+    fn begin(&self, p: &Params, rec: &Recorder) -> Result<Self::Batch, ProverError> {
+        let mut o = feature_opts();
+        o.inject_alloc_bytes = self.hooks.inject_alloc_bytes;
+        rec.time("cuda_init", device::init)?;
+        let srs = device::srs_for(p, &o, rec)?;
+        Ok((o, srs))
+    }
 
-/// Puts the calling thread in `SCHED_IDLE` (Linux; no privilege needed). A
-/// refusal leaves the thread as it was: only the spread of the GPU spans
-/// depends on it, never a result.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 0 };
-        // SAFETY: pid 0 is the calling thread; `param` lives for the call.
-        let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    fn g1(&self, (o, srs): &Self::Batch, w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
+        let g1 = g1_gpu(srs, w.synths, w.splits, w.d, o, w.rec)?;
+        Ok(g1.into_iter().map(|[h, l, a, b_g1]| G1Msms { h, l, a, b_g1 }).collect())
+    }
+
+    fn b_g2_plan(&self) -> BG2Plan {
+        BG2Plan::PerPartition
     }
 }
 
-/// Proves every synthesized circuit (one shape) with randomizers `rs` on the GPU.
+/// Proves every synthesized circuit (one shape) with randomizers `rs` on the
+/// GPU: the driver on [`CudaG1`].
 pub fn prove(
     p: &Params,
     synths: &[Synthesized],
@@ -164,50 +125,5 @@ pub fn prove(
     rec: &Recorder,
     hooks: Hooks,
 ) -> Result<Vec<Proof>, ProverError> {
-    if rs.len() != synths.len() {
-        return Err(ProverError::InvalidArgument("one (r, s) pair per circuit".into()));
-    }
-    let rows = synths.first().map(|s| s.num_constraints()).unwrap_or(0);
-    let d = Domain::for_len(rows)
-        .ok_or_else(|| ProverError::InvalidArgument("circuit too large for Fr's 2-adicity".into()))?;
-    if p.h.len() + 1 != d.n {
-        return Err(ProverError::InvalidArgument(format!(
-            "parameters hold {} H points, the domain needs {}",
-            p.h.len(),
-            d.n - 1
-        )));
-    }
-    let mut o = feature_opts();
-    o.inject_alloc_bytes = hooks.inject_alloc_bytes;
-    rec.time("cuda_init", device::init)?;
-    let srs = device::srs_for(p, &o, rec)?;
-    let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
-    let (g1, g2) = if cfg!(feature = "par-bg2") {
-        std::thread::scope(|sc| {
-            let bg2 = sc.spawn(|| bg2_pool().install(|| b_g2_all(p, &splits, rec)));
-            let g1 = g1_gpu(&srs, synths, &splits, &d, &o, rec);
-            let g2 = bg2
-                .join()
-                .map_err(|_| ProverError::Internal("the B_G2 thread panicked".into()));
-            (g1, g2)
-        })
-    } else {
-        let g1 = g1_gpu(&srs, synths, &splits, &d, &o, rec);
-        let g2 = match &g1 {
-            Ok(_) => Ok(b_g2_all(p, &splits, rec)),
-            Err(_) => Ok(Vec::new()),
-        };
-        (g1, g2)
-    };
-    let (g1, g2) = (g1?, g2?);
-    Ok(rec.time("assemble", || {
-        g1.into_iter()
-            .zip(g2)
-            .zip(rs)
-            .map(|(([h, l, a, b_g1], b_g2), (r, s))| {
-                let m = MsmResults { h, l, a, b_g1, b_g2 };
-                assemble(&p.vk, &m, *r, *s)
-            })
-            .collect()
-    }))
+    driver::prove(&CudaG1 { hooks }, p, synths, rs, rec)
 }

@@ -4,7 +4,7 @@
 //! field multiplications against eleven for a mixed Jacobian addition, and
 //! the results need no normalization afterwards.
 
-use super::fixed_base::Table;
+use super::table::Table;
 use blstrs::{Fp, Fp2, G1Affine, G2Affine, Scalar as Fr};
 use ff::Field;
 use group::prime::PrimeCurveAffine;

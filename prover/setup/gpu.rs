@@ -17,9 +17,10 @@
 //! `normalize` is 0 ms with `extra.host_emulated` (the normalization is
 //! inside the two phases above).
 
-use super::fixed_base::{FixedBase, FixedBaseJob, FixedBaseOut, Table};
+use super::error::SetupError;
+use super::fixed_base::{FixedBase, FixedBaseJob, FixedBaseOut};
 use super::normalize::Normalize;
-use super::SetupError;
+use super::table::Table;
 use crate::gpu::ffi::{self, PhaseBuf, PlError, PlPhases};
 use crate::phases::Recorder;
 use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};

@@ -2,15 +2,20 @@
 //! cache), run the setup on the chosen backend, write the parameter and
 //! verifying-key files, and emit one record with the phases.
 
-use super::{backend, setup, write, SetupError, Toxic};
+use super::error::SetupError;
+use super::fixed_base_choice::backend;
+use super::generate::{domain_log2, setup};
+use super::toxic::Toxic;
 use crate::alloc_count::AllocCounts;
 use crate::circuits::presets::preset;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::params::cache_path;
-use crate::groth16::Params;
+use crate::groth16::cache::cache_path;
+use crate::groth16::params::mark_checked;
+use crate::groth16::{write, Params};
 use crate::phases::Recorder;
 use crate::record::{CircuitInfo, Record};
+use crate::repetition::Repetition;
 use crate::shape::{read_shape, record_shape, write_shape, Shape};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -122,7 +127,7 @@ fn write_files(p: &Params, dir: &Path, id: &str, rec: &Recorder) -> Result<(), S
     let (pb, vb) = rec.time("write", || -> Result<(u64, u64), SetupError> {
         let pb = write::write_params(p, &pp).map_err(io(&pp))?;
         // Points made here: later loads may skip the per-point checks.
-        let _ = crate::groth16::params::mark_checked(&pp);
+        let _ = mark_checked(&pp);
         let vb = write::write_vk(&p.vk, &vp).map_err(io(&vp))?;
         Ok((pb, vb))
     })?;
@@ -142,7 +147,7 @@ pub fn run_setup(o: &SetupOpts, sink: &mut dyn FnMut(Record) -> Result<(), Prove
         Generator::Phaseline => {
             let fb = backend(&o.backend)?;
             let shape = shape_for(&c, Some(&o.params_dir), &rec)?;
-            let log2 = super::domain_log2(shape.rows())?;
+            let log2 = domain_log2(shape.rows())?;
             let p = setup(&shape, &toxic(o), fb.as_ref(), &rec)?;
             write_files(&p, &o.params_dir, &shape.shape_id, &rec)?;
             (info_from_shape(&o.circuit, &shape, log2), fb.name().to_string())
@@ -159,7 +164,7 @@ pub fn run_setup(o: &SetupOpts, sink: &mut dyn FnMut(Record) -> Result<(), Prove
                 aux: h.aux,
                 inputs: h.inputs,
                 partitions: 1,
-                domain_log2: super::domain_log2(h.constraints + h.inputs)?,
+                domain_log2: domain_log2(h.constraints + h.inputs)?,
                 ..Default::default()
             };
             (info, "bellperson".to_string())
@@ -167,20 +172,15 @@ pub fn run_setup(o: &SetupOpts, sink: &mut dyn FnMut(Record) -> Result<(), Prove
     };
     let total = t.elapsed().as_secs_f64() * 1e3;
     let allocs = AllocCounts::now().since(before);
-    let ro = crate::run::RunOpts {
-        circuit: o.circuit.clone(),
-        partitions: 1,
-        reps: 1,
-        warmup: 0,
-        backend: backend_name,
-        params_dir: o.params_dir.clone(),
-        params_file: None,
-        verify: false,
-        seed: 1,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
+    let delays = Default::default();
+    let head = Repetition {
+        mode: "setup",
+        backend: &backend_name,
+        rep: 0,
+        warmup: false,
+        delays: &delays,
     };
-    let r = crate::run::record(&ro, "setup", 0, false, info, rec, total, allocs);
+    let r = head.record(info, rec, total, allocs);
     r.check_phases()?;
     sink(r)
 }
@@ -201,7 +201,7 @@ pub fn bellperson_params<C: Circuit>(c: &C, seed: Option<u64>) -> Result<Params,
 /// into) `dir`, random toxic waste, the fixed-base backend named
 /// `fixed_base` (`cpu`, or `cuda` when proving on the GPU).
 pub fn generate_cached<C: Circuit>(c: &C, dir: &Path, fixed_base: &str) -> Result<Params, SetupError> {
-    let fb = super::backend(fixed_base)?;
+    let fb = backend(fixed_base)?;
     let rec = Recorder::new();
     let shape = shape_for(c, Some(dir), &rec)?;
     setup(&shape, &Toxic::random(), fb.as_ref(), &rec)

@@ -9,8 +9,8 @@
 //! canonical little-endian field elements), then for A, B, C in turn
 //! `row_ptr` (rows + 1 u32), `cols` (nnz u32), `coeffs` (nnz u32).
 
+use super::csr::{Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
 use super::hash::{arrays, counts, table_bytes};
-use super::{Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
 use blstrs::Scalar as Fr;
 use ff::Field;
 use rayon::prelude::*;

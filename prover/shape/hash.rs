@@ -2,9 +2,16 @@
 //! over the SHA-256 digests of 1 MiB leaves of each array (a two-level tree,
 //! so the leaves hash in parallel). Arrays are taken as little-endian bytes.
 
-use super::Shape;
+use super::csr::Shape;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+
+impl Shape {
+    /// Recomputes the content hash from the contents.
+    pub fn compute_hash(&self) -> [u8; 32] {
+        shape_hash(self)
+    }
+}
 
 const TAG: &[u8] = b"phaseline-shape-hash-v1";
 const LEAF: usize = 1 << 20;

@@ -1,6 +1,6 @@
 //! Shape mode: a [`Cs`] that records the R1CS instead of evaluating it.
 
-use super::{Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
+use super::csr::{Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
 use crate::cs::{is_minus_one_vartime, is_one_vartime, Circuit, Cs, CsError, Lc, Var};
 use blstrs::Scalar as Fr;
 use ff::Field;

@@ -116,7 +116,7 @@ pub fn setup_equals_cpu(circuit: &str, backend: &str, seed: u64) -> tempfile::Te
     assert_eq!(g.backend, backend);
     g.check_phases().unwrap();
     let id = &g.circuit.shape_id;
-    let file = |d: &Path| std::fs::read(phaseline_prover::groth16::params::cache_path(d, id)).unwrap();
+    let file = |d: &Path| std::fs::read(phaseline_prover::groth16::cache::cache_path(d, id)).unwrap();
     let (gp, cp) = (file(gd.path()), file(cd.path()));
     assert!(gp.len() > 1000 && gp == cp, "{circuit}: parameter files differ");
     let vk = |d: &Path| std::fs::read(vk_path(d, id)).unwrap();
