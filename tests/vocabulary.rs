@@ -69,7 +69,16 @@ fn every_span_the_prover_can_emit_is_known() {
         }
     }
     // The scan found the spans it is for (a scan that reads nothing proves nothing).
-    for must in ["msm_l", "batch_add", "tail_msm", "pin", "unpin", "fb_mul", "synthesis", "msm_b_g2"] {
+    for must in [
+        "msm_l",
+        "batch_add",
+        "tail_msm",
+        "pin",
+        "unpin",
+        "fb_mul",
+        "synthesis",
+        "msm_b_g2",
+    ] {
         assert!(seen.iter().any(|s| s == must), "no `{must}` span found: {seen:?}");
     }
 }
