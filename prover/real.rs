@@ -16,7 +16,7 @@ use crate::groth16::params::Expected;
 use crate::groth16::Params;
 use crate::phases::Recorder;
 use crate::prove::prover::Prover;
-use crate::record::Record;
+use crate::record::{Mode, Record};
 use crate::run::{circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts};
 use crate::synth::synthesize;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
@@ -160,7 +160,7 @@ pub fn run_synth_real(
         let total = t.elapsed().as_secs_f64() * 1e3;
         check_inputs(&cs, &synths)?;
         let info = circuit_info(o, &cs[0], &synths[0]);
-        let r = record(o, "synth", rep, rep < o.warmup, info, rec, total, allocs);
+        let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs)?;
         r.check_phases()?;
         sink(r)?;
     }

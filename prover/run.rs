@@ -12,7 +12,7 @@ use crate::groth16::params::Expected;
 use crate::groth16::{verify::verify_all, Params};
 use crate::phases::Recorder;
 use crate::prove::prover::{EngineChoice, Prover};
-use crate::record::{CircuitInfo, Record};
+use crate::record::{CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::setup::fixed_base_choice::for_proving;
 use crate::setup::runner::generate_cached;
@@ -97,22 +97,23 @@ pub(crate) fn circuit_info<C: Circuit>(o: &RunOpts, c: &C, s: &Synthesized) -> C
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn record(
     o: &RunOpts,
-    mode: &str,
+    mode: Mode,
     rep: usize,
     warm: bool,
     info: CircuitInfo,
     rec: Recorder,
     total_ms: f64,
     a: AllocCounts,
-) -> Record {
+) -> Result<Record, ProverError> {
+    let backend = o.backend.parse().map_err(ProverError::InvalidArgument)?;
     let r = Repetition {
         mode,
-        backend: &o.backend,
+        backend,
         rep,
         warmup: warm,
         delays: &o.delays,
     };
-    r.record(info, rec, total_ms, a)
+    Ok(r.record(info, rec, total_ms, a))
 }
 
 /// The prover `o` names (`--backend`), when this build has it.
@@ -129,7 +130,7 @@ pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
         let (synths, allocs) = synth_all(&cs, &rec)?;
         let total = t.elapsed().as_secs_f64() * 1e3;
         let info = circuit_info(o, &cs[0], &synths[0]);
-        let r = record(o, "synth", rep, rep < o.warmup, info, rec, total, allocs);
+        let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs)?;
         r.check_phases()?;
         sink(r)?;
     }
@@ -220,7 +221,7 @@ pub(crate) fn prove_rep<C: Circuit>(
     check(&rec, &synths, &proofs)?;
     let total = t.elapsed().as_secs_f64() * 1e3;
     let info = circuit_info(o, &cs[0], &synths[0]);
-    let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
+    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs)?;
     r.verified = verified;
     r.check_phases()?;
     Ok(r)
@@ -254,7 +255,7 @@ pub(crate) fn prove_rep_bellperson<C: Circuit>(
         None
     };
     let total = t.elapsed().as_secs_f64() * 1e3;
-    let mut r = record(o, "prove", rep, rep < o.warmup, info, rec, total, allocs);
+    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs)?;
     r.allocations_phase = crate::bellperson_backend::PROVE_PHASE.into();
     r.verified = verified;
     r.check_phases()?;

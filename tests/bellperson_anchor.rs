@@ -13,9 +13,10 @@ use phaseline_prover::cpu::ntt::Domain;
 use phaseline_prover::cs::SizeHint;
 use phaseline_prover::groth16::params::{check, Expected};
 use phaseline_prover::phases::Recorder;
-use phaseline_prover::record::{required_phases, Record};
+use phaseline_prover::record::{Backend, Mode, Record};
 use phaseline_prover::run::{run_prove, RunOpts};
 use phaseline_prover::synth::bellpepper_entry::synthesize_bellpepper;
+use phaseline_record::{required, Requires};
 use rand_core::SeedableRng;
 
 #[test]
@@ -42,13 +43,20 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
     .unwrap();
     assert_eq!(recs.len(), 1);
     let r = &recs[0];
-    assert_eq!(r.backend, "bellperson");
+    assert_eq!(r.backend, Backend::Bellperson);
     assert_eq!(r.verified, Some(true));
     assert_eq!(r.allocations_phase, "bellperson_prove");
     let names: Vec<&str> = r.phases.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["bellperson_prove", "verify"]);
     assert_eq!(
-        required_phases("prove", "bellperson", true),
+        required(
+            Mode::Prove,
+            Backend::Bellperson,
+            Requires {
+                verify: true,
+                pin: false
+            }
+        ),
         ["bellperson_prove", "verify"]
     );
     // Its circuit facts are those of the CPU backend on the same circuit.
@@ -75,7 +83,7 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
         "record is missing the required phase `bellperson_prove`"
     );
     let mut as_cpu = r.clone();
-    as_cpu.backend = "cpu".into();
+    as_cpu.backend = Backend::Cpu;
     assert!(as_cpu.check_phases().is_err(), "a CPU record needs the CPU phases");
 }
 

@@ -213,7 +213,7 @@ fn gpu_proofs_verify_tiny_and_small_one_and_several_partitions() {
         assert_eq!(recs.len(), 2);
         for r in &recs {
             assert_eq!(r.verified, Some(true), "{circuit} x{parts} not verified");
-            assert_eq!(r.backend, "cuda");
+            assert_eq!(r.backend, phaseline_prover::record::Backend::Cuda);
             r.check_phases().unwrap();
             for name in ["msm_h", "msm_l", "tail_msm", "batch_add", "b_g2", "coset_intt"] {
                 let n = r.phases.iter().filter(|p| p.name == name).count();

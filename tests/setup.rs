@@ -193,7 +193,7 @@ fn setup_command_writes_files_that_load_and_prove() {
         p.extra["source"].as_str().unwrap().to_string()
     };
     assert_eq!((src(0).as_str(), src(1).as_str()), ("recorded", "loaded"));
-    assert_eq!(recs[0].mode, "setup");
+    assert_eq!(recs[0].mode, phaseline_prover::record::Mode::Setup);
     let c = preset("tiny", 1).unwrap();
     let pfile = phaseline_prover::groth16::cache::cache_path(dir.path(), &c.shape_id());
     let loaded = read(&pfile).unwrap();

@@ -224,7 +224,9 @@ fn main() {
 /// The backend `prove` was asked for: ours (cpu, cuda) or bellperson's; supraseal-c2 is the anchor's.
 fn backend(b: Option<Backend>) -> Result<&'static str> {
     match b.unwrap_or(Backend::Cpu) {
-        Backend::Supraseal => bail!("--backend supraseal is the anchor runner's (phaseline-anchor-supraseal), not this one"),
+        Backend::Supraseal => {
+            bail!("--backend supraseal is the anchor runner's (phaseline-anchor-supraseal), not this one")
+        }
         b => Ok(b.as_str()),
     }
 }
@@ -260,7 +262,13 @@ fn dispatch(cli: Cli) -> Result<()> {
         Cmd::Prove(p) => {
             let c = &p.shared.case;
             let b = backend(p.shared.backend)?;
-            let mut o = opts(c, b, params_dir(p.shared.params_dir.clone()), p.params, !p.shared.no_verify)?;
+            let mut o = opts(
+                c,
+                b,
+                params_dir(p.shared.params_dir.clone()),
+                p.params,
+                !p.shared.no_verify,
+            )?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
             let mut sink = Sink::open(&c.json)?;
             if p.c1.is_some() || real::is_real(&c.circuit) {

@@ -14,7 +14,7 @@ use crate::groth16::cache::cache_path;
 use crate::groth16::params::mark_checked;
 use crate::groth16::{write, Params};
 use crate::phases::Recorder;
-use crate::record::{CircuitInfo, Record};
+use crate::record::{Backend, CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::shape::{read_shape, record_shape, write_shape, Shape};
 use std::path::{Path, PathBuf};
@@ -173,14 +173,20 @@ pub fn run_setup(o: &SetupOpts, sink: &mut dyn FnMut(Record) -> Result<(), Prove
     let total = t.elapsed().as_secs_f64() * 1e3;
     let allocs = AllocCounts::now().since(before);
     let delays = Default::default();
+    let backend = match (o.generator, backend_name.starts_with("cuda")) {
+        (Generator::Bellperson, _) => Backend::Bellperson,
+        (Generator::Phaseline, true) => Backend::Cuda,
+        (Generator::Phaseline, false) => Backend::Cpu,
+    };
     let head = Repetition {
-        mode: "setup",
-        backend: &backend_name,
+        mode: Mode::Setup,
+        backend,
         rep: 0,
         warmup: false,
         delays: &delays,
     };
-    let r = head.record(info, rec, total, allocs);
+    let mut r = head.record(info, rec, total, allocs);
+    r.fixed_base = (o.generator == Generator::Phaseline).then_some(backend_name);
     r.check_phases()?;
     sink(r)
 }
