@@ -104,3 +104,19 @@ pub fn cpu_model() -> String {
         })
         .unwrap_or_else(|| "unknown".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `info --json` is the protocol's runner info (plus facts of its own): the harness can read it.
+    #[test]
+    fn info_speaks_the_protocol() {
+        let json = serde_json::to_value(info()).unwrap();
+        let r: phaseline_record::RunnerInfo = serde_json::from_value(json).unwrap();
+        assert_eq!(r.schema_version, phaseline_record::SCHEMA_VERSION);
+        assert_eq!(r.backends[0], phaseline_record::Backend::Cpu, "cpu is the default backend");
+        assert!(r.makes_params);
+        assert_eq!(r.features, features());
+    }
+}
