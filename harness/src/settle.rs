@@ -51,7 +51,7 @@ pub fn judge(
         rows.extend(part.rows);
     }
     if rows.is_empty() {
-        return Err(HarnessError::Invalid(
+        return Err(HarnessError::Incomparable(
             "the night judged nothing: none of tonight's variants is in the baseline".into(),
         ));
     }

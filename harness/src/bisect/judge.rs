@@ -14,8 +14,8 @@
 //! instead of reading as an effect. Several probes compared with one end may
 //! share one call ([`Judge::ensure_with`]).
 
+use super::measurer::Measurer;
 use super::state::BisectState;
-use super::Measurer;
 use crate::compare::{compare_variants, CompareOptions};
 use crate::model::{Comparison, PhaseComparison, Run, Variant, Verdict, RUN_SCHEMA_VERSION};
 use crate::HarnessError;
@@ -193,7 +193,7 @@ impl<'a> Judge<'a> {
         self.say(format!("  measured {} x{reps} rep(s){what}", names.join(", ")));
         self.save()?;
         if let Some((name, why)) = empty.into_iter().next() {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Failed(format!(
                 "variant `{name}` produced no successful repetition: {why}"
             )));
         }
@@ -376,8 +376,8 @@ pub fn describe(r: &PhaseComparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bisect::mock::{MockMeasurer, MockScenario};
     use crate::bisect::state::Params;
+    use crate::testkit::bisect_mock::{MockMeasurer, MockScenario};
 
     /// One phase of 100 ms, 1% noise; every call after the first 40% slower.
     fn mock() -> MockMeasurer {

@@ -3,7 +3,7 @@
 //! seeded relative noise, and optionally a load drift between measure calls
 //! (every phase of every variant scaled alike, per call). No build, no child process.
 
-use super::Measurer;
+use crate::bisect::measurer::Measurer;
 use crate::model::{BuiltVariant, Case, Provenance, Run, Sample, Testbed, Variant, RUN_SCHEMA_VERSION, TOTAL};
 use crate::stats::SeededRng as Rng;
 use crate::HarnessError;
