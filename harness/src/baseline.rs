@@ -58,6 +58,18 @@ impl BaselineStore {
         save(&self.dir, name, run, source, force)
     }
 
+    /// Replaces baseline `name` (now `old`) with `run`, keeping `old` as
+    /// `<name>-prev`; both writes atomic. Returns the file of the kept one.
+    pub fn promote(&self, name: &str, old: &Baseline, run: &Run, source: &Path) -> Result<PathBuf, HarnessError> {
+        let prev_name = format!("{name}-prev");
+        let mut prev = old.clone();
+        prev.name = prev_name.clone();
+        let prev_file = self.path(&old.run.testbed.key, &prev_name);
+        write_json(&prev_file, &prev)?;
+        self.save(name, run, source, true)?;
+        Ok(prev_file)
+    }
+
     /// Every baseline file, unreadable ones included with their problem.
     pub fn list(&self) -> Vec<Entry> {
         list(&self.dir)

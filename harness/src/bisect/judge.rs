@@ -376,8 +376,7 @@ pub fn describe(r: &PhaseComparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bisect::state::Params;
-    use crate::testkit::bisect_mock::{MockMeasurer, MockScenario};
+    use crate::testkit::bisect_mock::{mock_params, MockMeasurer, MockScenario};
 
     /// One phase of 100 ms, 1% noise; every call after the first 40% slower.
     fn mock() -> MockMeasurer {
@@ -393,17 +392,7 @@ mod tests {
     }
 
     fn state() -> BisectState {
-        BisectState::new(Params {
-            good: Vec::new(),
-            bad: vec!["x".into()],
-            suite: "e2e".into(),
-            circuit: "mock".into(),
-            metric: "total".into(),
-            reps: 5,
-            max_reps: 20,
-            threshold: 0.03,
-            seed: 1,
-        })
+        BisectState::new(mock_params())
     }
 
     fn opts() -> JudgeOptions {

@@ -286,19 +286,7 @@ fn aligned<T: Copy + Default>(marks: Option<&Vec<T>>, n: usize) -> Vec<T> {
 mod tests {
     use super::*;
 
-    fn params() -> Params {
-        Params {
-            good: Vec::new(),
-            bad: vec!["x".into()],
-            suite: "e2e".into(),
-            circuit: "mock".into(),
-            metric: "total".into(),
-            reps: 5,
-            max_reps: 20,
-            threshold: 0.03,
-            seed: 1,
-        }
-    }
+    use crate::testkit::bisect_mock::mock_params as params;
 
     fn sample() -> Sample {
         serde_json::from_value(serde_json::json!({

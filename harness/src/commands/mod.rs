@@ -16,6 +16,7 @@ pub mod merge;
 pub mod nightly;
 pub mod nightly_history;
 pub mod nightly_steps;
+pub mod nightly_summary;
 pub mod output;
 pub mod plan;
 pub mod report;

@@ -5,7 +5,8 @@
 //! regression prints the next steps (bisect commands). `--promote` replaces the
 //! baseline after a clean night, keeping the previous one as `NAME-prev`.
 
-use super::nightly_steps::{next_steps, regressed, Regressed};
+use super::nightly_steps::next_steps;
+use super::nightly_summary::{baseline_info, Summary};
 use super::output::summary_table;
 use crate::baseline::BaselineStore;
 use crate::compare::CompareOptions;
@@ -20,8 +21,6 @@ use crate::run_request::{or_default, RunRequest};
 use crate::runner::{MeasureSpec, Session};
 use crate::settle::{self, SettleReport};
 use clap::Args;
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -69,54 +68,6 @@ pub struct NightlyArgs {
     pub history: Option<PathBuf>,
 }
 
-/// The stored baseline a night was judged against.
-#[derive(Debug, Serialize)]
-struct BaselineInfo {
-    name: String,
-    file: String,
-    commit: String,
-    run_id: String,
-    saved_utc: String,
-}
-
-#[derive(Debug, Serialize)]
-struct Paths {
-    dir: String,
-    run: String,
-    compare_md: String,
-    compare_json: Option<String>,
-    report: String,
-}
-
-/// `nightly.json`.
-#[derive(Debug, Serialize)]
-struct Summary {
-    schema_version: u32,
-    testbed: String,
-    commit: String,
-    dirty: bool,
-    run_id: String,
-    first_night: bool,
-    baseline: BaselineInfo,
-    verdicts: BTreeMap<&'static str, usize>,
-    exit_code: i32,
-    promoted: bool,
-    previous_baseline: Option<String>,
-    message: String,
-    regressions: Vec<Regressed>,
-    next_steps: Vec<String>,
-    /// What each variant was judged against (empty on a first night).
-    reference: Vec<RefChoice>,
-    /// Rounds of extra repetitions and the rows still undecided.
-    settle: Option<SettleReport>,
-    paths: Paths,
-}
-
-fn verdict_counts(c: Option<&Comparison>) -> BTreeMap<&'static str, usize> {
-    let counts = crate::report::count_verdicts(c.iter().flat_map(|c| c.rows.iter()));
-    crate::report::VERDICTS.iter().copied().zip(counts).collect()
-}
-
 fn refuse(msg: impl Into<String>) -> HarnessError {
     HarnessError::Invalid(msg.into())
 }
@@ -124,23 +75,6 @@ fn refuse(msg: impl Into<String>) -> HarnessError {
 /// Tonight's own variants: a stored baseline never holds reference runners' samples.
 fn tonight_only(run: &Run) -> Run {
     run.only_variants(|n| !reference::is_ref(n))
-}
-
-/// Keeps `old` as `<name>-prev`, then stores `run` as baseline `name`; both writes atomic.
-fn promote(
-    store: &BaselineStore,
-    name: &str,
-    old: &Baseline,
-    run: &Run,
-    run_dir: &Path,
-) -> Result<PathBuf, HarnessError> {
-    let prev_name = format!("{name}-prev");
-    let mut prev = old.clone();
-    prev.name = prev_name.clone();
-    let prev_file = store.path(&old.run.testbed.key, &prev_name);
-    write_json(&prev_file, &prev)?;
-    store.save(name, &tonight_only(run), run_dir, true)?;
-    Ok(prev_file)
 }
 
 pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
@@ -363,49 +297,6 @@ fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<Stri
     Ok(missing)
 }
 
-/// The baseline part of `nightly.json`: the stored one, or the run itself on the first night.
-fn baseline_info(file: &Path, name: &str, b: Option<&Baseline>, run: &Run) -> BaselineInfo {
-    BaselineInfo {
-        name: name.into(),
-        file: file.display().to_string(),
-        commit: b
-            .map_or(&run.provenance.git_commit, |b| &b.run.provenance.git_commit)
-            .clone(),
-        run_id: b.map_or(&run.id, |b| &b.run.id).clone(),
-        saved_utc: b.map_or_else(crate::provenance::now_utc, |b| b.saved_utc.clone()),
-    }
-}
-
-impl Summary {
-    fn new(run: &Run, first: bool, cmp: Option<&Comparison>, code: ExitCode, run_dir: &Path, out: &Path) -> Summary {
-        Summary {
-            schema_version: 1,
-            testbed: run.testbed.key.clone(),
-            commit: run.provenance.git_commit.clone(),
-            dirty: run.provenance.git_dirty,
-            run_id: run.id.clone(),
-            first_night: first,
-            baseline: baseline_info(Path::new(""), "", None, run),
-            verdicts: verdict_counts(cmp),
-            exit_code: code as i32,
-            promoted: false,
-            previous_baseline: None,
-            message: String::new(),
-            regressions: cmp.map(regressed).unwrap_or_default(),
-            next_steps: Vec::new(),
-            reference: Vec::new(),
-            settle: None,
-            paths: Paths {
-                dir: out.display().to_string(),
-                run: run_dir.display().to_string(),
-                compare_md: out.join("compare.md").display().to_string(),
-                compare_json: cmp.map(|_| out.join("compare.json").display().to_string()),
-                report: out.join("report").join("report.html").display().to_string(),
-            },
-        }
-    }
-}
-
 /// A measured night: what `finish` judges.
 struct Night<'a> {
     name: &'a str,
@@ -557,7 +448,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     }
     // Promotion last but for the summary: every other output already exists.
     if let (Some(b), true) = (&stored, a.promote && code == ExitCode::Ok) {
-        let prev = promote(&store, name, b, run, run_dir)?;
+        let prev = store.promote(name, b, &tonight_only(run), run_dir)?;
         message.push_str(&format!(
             "; promoted: this run is now baseline {name}, the previous one is kept as {}",
             prev.display()

@@ -205,3 +205,18 @@ impl Measurer for MockMeasurer {
         })
     }
 }
+
+/// Bisect state parameters of a one-flag mock bisect (`x` between the ends, metric `total`).
+pub fn mock_params() -> crate::bisect::state::Params {
+    crate::bisect::state::Params {
+        good: Vec::new(),
+        bad: vec!["x".into()],
+        suite: "e2e".into(),
+        circuit: "mock".into(),
+        metric: "total".into(),
+        reps: 5,
+        max_reps: 20,
+        threshold: 0.03,
+        seed: 1,
+    }
+}
