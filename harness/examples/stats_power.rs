@@ -9,7 +9,7 @@
 use phaseline::compare::{compare_runs, CompareOptions};
 use phaseline::model::Verdict;
 use phaseline::stats::{median_ratio_ci, SeededRng};
-use phaseline::synthetic::SyntheticRun;
+use phaseline::testkit::synthetic::SyntheticRun;
 
 const TRIALS: u64 = 200;
 

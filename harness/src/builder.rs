@@ -92,7 +92,7 @@ impl BuildSettings {
         };
         phaseline_fingerprint::cuda_archs(requested)
             .map(|a| a.join(","))
-            .map_err(|e| HarnessError::Invalid(format!("[build] cuda_archs / CUDA_ARCHS: {e}")))
+            .map_err(|e| HarnessError::Config(format!("[build] cuda_archs / CUDA_ARCHS: {e}")))
     }
 
     /// The fingerprint a runner of `v` built from the checkout now would embed.
@@ -124,7 +124,7 @@ pub fn query_info(bin: &Path, v: &Variant) -> Result<RunnerInfo, HarnessError> {
     };
     let o = crate::exec::run(&job)?;
     if !o.success() {
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Failed(format!(
             "`{} info --json` failed: {}; not a usable runner",
             bin.display(),
             o.failure(job.timeout)
@@ -132,7 +132,7 @@ pub fn query_info(bin: &Path, v: &Variant) -> Result<RunnerInfo, HarnessError> {
     }
     let text = std::fs::read_to_string(out.path()).map_err(|e| HarnessError::io("info output file", e))?;
     serde_json::from_str(&text).map_err(|e| {
-        HarnessError::Invalid(format!(
+        HarnessError::Failed(format!(
             "`{} info --json` is not a runner's info ({e}); refusing a foreign binary",
             bin.display()
         ))
@@ -146,7 +146,7 @@ pub fn verify(bin: &Path, v: &Variant, expected_fp: Option<&str>) -> Result<Runn
     got.sort();
     got.dedup();
     if got != v.features {
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Failed(format!(
             "runner {} reports features [{}] but variant `{}` needs [{}]; refusing it",
             bin.display(),
             got.join(","),
@@ -161,7 +161,7 @@ pub fn verify(bin: &Path, v: &Variant, expected_fp: Option<&str>) -> Result<Runn
             } else {
                 format!("; it was compiled for CUDA {}", info.cuda_archs)
             };
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Failed(format!(
                 "runner {} has fingerprint {} but the checkout builds variant `{}` as {fp}: \
                  it is stale or foreign (built from other sources, features, profile or CUDA \
                  architectures{archs}); refusing it",
@@ -224,7 +224,7 @@ fn cargo_build(s: &BuildSettings, v: &Variant) -> Result<PathBuf, HarnessError> 
     if !status.success() {
         let mut log = log;
         let tail = log_tail(&mut log, 20);
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Failed(format!(
             "build of variant `{}` (features [{}]) failed ({status}):\n{tail}",
             v.name,
             v.feature_list()
@@ -335,7 +335,7 @@ pub fn prepare(s: &BuildSettings, v: &Variant, say: &mut dyn FnMut(String)) -> R
     let built = cargo_build(s, v)?;
     verify(&built, v, Some(&fp)).map_err(|e| {
         let _ = std::fs::remove_file(&built);
-        HarnessError::Invalid(format!(
+        HarnessError::Failed(format!(
             "{e} (did sources change during the build? build again with a clean tree)"
         ))
     })?;

@@ -122,21 +122,8 @@ fn default_interleave() -> Interleave {
     Interleave::Alternate
 }
 
-/// Noise thresholds: relative change a phase must exceed to count (0.03 = 3%).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Thresholds {
-    pub default: f64,
-    /// Changes smaller than this many milliseconds never count.
-    #[serde(default = "default_floor_ms")]
-    pub floor_ms: f64,
-    #[serde(default)]
-    pub phases: BTreeMap<String, f64>,
-}
-
-fn default_floor_ms() -> f64 {
-    0.5
-}
+/// Noise thresholds (`[thresholds]`): one type for the config and the comparisons.
+pub use crate::thresholds::Thresholds;
 
 /// How runners are built.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -331,7 +318,7 @@ pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
 }
 
 fn bad(key: &str, msg: impl std::fmt::Display) -> HarnessError {
-    HarnessError::Invalid(format!("config key `{key}`: {msg}"))
+    HarnessError::Config(format!("config key `{key}`: {msg}"))
 }
 
 impl Config {
@@ -344,7 +331,9 @@ impl Config {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| HarnessError::io(format!("cannot read config {}", path.display()), e))?;
         let mut cfg = Self::parse(&text).map_err(|e| match e {
-            HarnessError::Invalid(m) => HarnessError::Invalid(format!("{}: {m}", path.display())),
+            HarnessError::Config(m) | HarnessError::Invalid(m) => {
+                HarnessError::Config(format!("{}: {m}", path.display()))
+            }
             other => other,
         })?;
         let abs = path.canonicalize().unwrap_or(path.clone());
@@ -359,7 +348,7 @@ impl Config {
     /// Parses and validates config text.
     pub fn parse(text: &str) -> Result<Config, HarnessError> {
         let mut cfg: Config = toml::from_str(text)
-            .map_err(|e| HarnessError::Invalid(format!("invalid config: {}", e.to_string().trim_end())))?;
+            .map_err(|e| HarnessError::Config(format!("invalid config: {}", e.to_string().trim_end())))?;
         cfg.validate()?;
         if !cfg.variants.contains_key("all") {
             let all = cfg.flags.iter().map(|f| f.feature.clone()).collect();
@@ -587,7 +576,7 @@ fn find_config() -> Result<PathBuf, HarnessError> {
         }
         dir = d.parent();
     }
-    Err(HarnessError::Invalid(format!(
+    Err(HarnessError::Config(format!(
         "no {CONFIG_FILE} in {} or any parent directory (pass --config PATH)",
         cwd.display()
     )))

@@ -36,7 +36,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
 /// Serializes `v` as pretty JSON and writes it atomically.
 pub fn write_json<T: serde::Serialize>(path: &Path, v: &T) -> Result<(), HarnessError> {
     let mut text = serde_json::to_vec_pretty(v)
-        .map_err(|e| HarnessError::Invalid(format!("cannot serialize {}: {e}", path.display())))?;
+        .map_err(|e| HarnessError::Data(format!("cannot serialize {}: {e}", path.display())))?;
     text.push(b'\n');
     write_atomic(path, &text)
 }
@@ -50,7 +50,7 @@ pub fn json_problem(what: &str, e: &serde_json::Error) -> HarnessError {
     } else {
         "does not have the expected schema"
     };
-    HarnessError::Invalid(format!("{what} {kind} ({e})"))
+    HarnessError::Data(format!("{what} {kind} ({e})"))
 }
 
 #[cfg(test)]

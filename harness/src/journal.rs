@@ -53,8 +53,8 @@ impl Journal {
     }
 
     fn line(&mut self, l: &Line) -> Result<(), HarnessError> {
-        let mut text = serde_json::to_vec(l)
-            .map_err(|e| HarnessError::Invalid(format!("cannot serialize a journal line: {e}")))?;
+        let mut text =
+            serde_json::to_vec(l).map_err(|e| HarnessError::Data(format!("cannot serialize a journal line: {e}")))?;
         text.push(b'\n');
         let ctx = || format!("cannot append to the journal {}", self.path.display());
         self.file.write_all(&text).map_err(|e| HarnessError::io(ctx(), e))?;
@@ -92,7 +92,7 @@ pub fn load(dir: &Path) -> Result<Run, HarnessError> {
             // Only the last line may be cut short (the process was killed mid-write).
             Err(e) if e.is_eof() && i + 1 == lines.len() && !text.ends_with('\n') => break,
             Err(e) => {
-                return Err(HarnessError::Invalid(format!(
+                return Err(HarnessError::Data(format!(
                     "journal {} line {}: {e}",
                     path.display(),
                     i + 1
@@ -104,7 +104,7 @@ pub fn load(dir: &Path) -> Result<Run, HarnessError> {
             (Line::Sample(s), Some(r)) => r.samples.push(*s),
             (Line::End { .. }, Some(_)) => ended = true,
             _ => {
-                return Err(HarnessError::Invalid(format!(
+                return Err(HarnessError::Data(format!(
                     "journal {} line {} is out of order (a header first, then samples, then the end mark)",
                     path.display(),
                     i + 1
@@ -112,7 +112,7 @@ pub fn load(dir: &Path) -> Result<Run, HarnessError> {
             }
         }
     }
-    let mut run = run.ok_or_else(|| HarnessError::Invalid(format!("journal {} has no header", path.display())))?;
+    let mut run = run.ok_or_else(|| HarnessError::Data(format!("journal {} has no header", path.display())))?;
     if !ended && run.incomplete.is_none() {
         run.incomplete = Some(format!(
             "the measurement stopped before its end (the journal holds {} samples and no end mark)",

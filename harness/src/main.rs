@@ -1,22 +1,23 @@
-//! `phaseline`: parse, then dispatch.
+//! `phaseline`: parse, then dispatch; the error's kind decides the exit code.
 
 use clap::Parser;
 use phaseline::cli::{dispatch, Cli};
-use phaseline::ExitCode;
+use phaseline::HarnessError;
 
 fn main() {
     phaseline::exec::install_interrupt_handler();
     let cli = Cli::parse();
     let code = match dispatch(cli) {
-        Ok(c) => c,
-        Err(phaseline::HarnessError::Interrupted(sig)) => {
-            eprintln!("error: interrupted by {}", phaseline::interrupt::name(sig));
-            std::process::exit(phaseline::interrupt::exit_code(sig));
-        }
+        Ok(c) => c as i32,
         Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::Error
+            match &e {
+                HarnessError::Interrupted(sig) => {
+                    eprintln!("error: interrupted by {}", phaseline::interrupt::name(*sig))
+                }
+                other => eprintln!("error: {other}"),
+            }
+            e.exit_code()
         }
     };
-    std::process::exit(code as i32);
+    std::process::exit(code);
 }

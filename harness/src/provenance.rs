@@ -1,24 +1,14 @@
 //! Host provenance of a run: OS, kernel, memory, git commit and dirty state,
 //! the command line and the settings that shaped the numbers.
 
+use crate::git::Git;
 use crate::model::Provenance;
 use std::path::Path;
-use std::process::Command;
 use std::time::SystemTime;
 
 /// Current time, RFC 3339 UTC with seconds.
 pub fn now_utc() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
-}
-
-fn git(root: &Path, args: &[&str]) -> Option<String> {
-    Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
 /// Written by the build job into a bundle of tracked files (no `.git`), for a GPU host without
@@ -28,8 +18,10 @@ pub const COMMIT_FILE: &str = ".phaseline-commit";
 /// Commit of the checkout at `root` and whether tracked files differ from it; in an unpacked
 /// bundle, what its [`COMMIT_FILE`] says; else `unknown`.
 pub fn git_state(root: &Path) -> (String, bool) {
-    if let Some(commit) = git(root, &["rev-parse", "HEAD"]) {
-        let dirty = git(root, &["status", "--porcelain", "--untracked-files=no"])
+    let git = Git::at(root);
+    if let Ok(commit) = git.run(&["rev-parse", "HEAD"]) {
+        let dirty = git
+            .run(&["status", "--porcelain", "--untracked-files=no"])
             .map(|s| !s.is_empty())
             .unwrap_or(false);
         return (commit, dirty);

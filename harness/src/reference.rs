@@ -12,7 +12,6 @@ use crate::model::{Baseline, Variant};
 use crate::runner::Prebuilt;
 use serde::Serialize;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 /// Suffix of the name under which a variant's reference runner is measured.
 pub const REF_SUFFIX: &str = "@ref";
@@ -182,24 +181,8 @@ fn find_runner(
 fn build_at_commit(build: &BuildSettings, commit: &str, v: &Variant, fp: &str) -> Result<PathBuf, String> {
     let base = build.target_dir.join("phaseline-ref");
     let src = base.join("src");
-    let git = |args: &[&str]| -> Result<(), String> {
-        let o = Command::new("git")
-            .arg("-C")
-            .arg(&build.root)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
-        if o.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "git {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&o.stderr).trim()
-            ))
-        }
-    };
+    let repo = crate::git::Git::at(&build.root);
+    let git = |args: &[&str]| repo.run(args).map(drop);
     if src.exists() {
         let _ = git(&["worktree", "remove", "--force", &src.display().to_string()]);
         let _ = std::fs::remove_dir_all(&src);

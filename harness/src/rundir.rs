@@ -36,7 +36,7 @@ fn load_complete_or_journal(dir: &Path) -> Result<Run, HarnessError> {
     let path = run_file(dir);
     if !path.is_file() && dir.join(crate::journal::JOURNAL_FILE).is_file() {
         let run = crate::journal::load(dir)?;
-        validate(&run).map_err(|m| HarnessError::Invalid(format!("journal of run {}: {m}", dir.display())))?;
+        validate(&run).map_err(|m| HarnessError::Data(format!("journal of run {}: {m}", dir.display())))?;
         return Ok(run);
     }
     let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -46,7 +46,7 @@ fn load_complete_or_journal(dir: &Path) -> Result<Run, HarnessError> {
         )
     })?;
     let run: Run = serde_json::from_str(&text).map_err(|e| json_problem(&format!("run {}", path.display()), &e))?;
-    validate(&run).map_err(|m| HarnessError::Invalid(format!("run {}: {m}", path.display())))?;
+    validate(&run).map_err(|m| HarnessError::Data(format!("run {}: {m}", path.display())))?;
     Ok(run)
 }
 
@@ -87,8 +87,8 @@ pub fn validate(run: &Run) -> Result<(), String> {
 
 fn csv_bytes(f: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> Result<(), csv::Error>) -> Result<Vec<u8>, HarnessError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    f(&mut w).map_err(|e| HarnessError::Invalid(format!("csv: {e}")))?;
-    w.into_inner().map_err(|e| HarnessError::Invalid(format!("csv: {e}")))
+    f(&mut w).map_err(|e| HarnessError::Data(format!("csv: {e}")))?;
+    w.into_inner().map_err(|e| HarnessError::Data(format!("csv: {e}")))
 }
 
 /// Long format: one row per sample and phase (failed samples: one row with the error).
@@ -169,5 +169,5 @@ pub fn latest(runs_dir: &Path) -> Result<PathBuf, HarnessError> {
         }
     }
     best.map(|b| b.1)
-        .ok_or_else(|| HarnessError::Invalid(format!("no runs in {} (pass --from RUN)", runs_dir.display())))
+        .ok_or_else(|| HarnessError::Data(format!("no runs in {} (pass --from RUN)", runs_dir.display())))
 }

@@ -51,7 +51,7 @@ pub fn judge(
         rows.extend(part.rows);
     }
     if rows.is_empty() {
-        return Err(HarnessError::Invalid(
+        return Err(HarnessError::Incomparable(
             "the night judged nothing: none of tonight's variants is in the baseline".into(),
         ));
     }
@@ -261,12 +261,7 @@ mod tests {
     fn row(verdict: Verdict, q: f64, lo: f64, ratio: f64, hi: f64) -> PhaseComparison {
         PhaseComparison {
             variant: "v".into(),
-            case: Case {
-                suite: "e2e".into(),
-                circuit: "tiny".into(),
-                partitions: 1,
-                backend: crate::model::Backend::Cpu,
-            },
+            case: crate::testkit::case("e2e", "tiny"),
             phase: "msm_l".into(),
             ref_n: 8,
             cand_n: 8,

@@ -124,7 +124,7 @@ pub fn summarize(run: &Run) -> RunSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::SyntheticRun;
+    use crate::testkit::synthetic::SyntheticRun;
 
     #[test]
     fn medians_per_variant_case_and_phase() {

@@ -2,11 +2,11 @@
 //! noisy flags, build caching, factorial fit and resuming from the state file.
 
 use phaseline::bisect::flags::Finding;
-use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::bisect::space::{parse_features, Space};
-use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
+use phaseline::bisect::{run_flags, FlagsRequest, FlagsRun, Measurer, Settings};
 use phaseline::compare::CompareOptions;
 use phaseline::model::{Run, Variant};
+use phaseline::testkit::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::{ExitCode, HarnessError};
 use std::path::Path;
 
@@ -40,23 +40,15 @@ fn scenario(effects: Vec<(&[&str], &str, f64)>) -> MockScenario {
     }
 }
 
-fn args(factorial: bool, resume: bool) -> FlagsArgs {
-    FlagsArgs {
-        good: String::new(),
-        bad: Some(ALL.into()),
+fn args(factorial: bool, resume: bool) -> FlagsRequest {
+    FlagsRequest {
         suite: "e2e".into(),
-        circuit: None,
         metric: "total".into(),
         reps: 5,
         max_reps: 20,
-        threshold: None,
-        seed: None,
         factorial,
-        state: None,
         resume,
         trust_stored: false,
-        runner: None,
-        runners: None,
     }
 }
 
@@ -64,7 +56,7 @@ fn space() -> Space {
     Space::new(vec![], parse_features(ALL).unwrap()).unwrap()
 }
 
-fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> Result<FlagsRun, HarnessError> {
+fn bisect(m: &mut dyn Measurer, a: &FlagsRequest, state: &Path) -> Result<FlagsRun, HarnessError> {
     let set = Settings {
         circuit: "mock".into(),
         compare: CompareOptions::default(),

@@ -5,12 +5,12 @@
 
 use phaseline::bisect::drift::Resumed;
 use phaseline::bisect::flags::Finding;
-use phaseline::bisect::mock::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::bisect::space::{parse_features, Space};
 use phaseline::bisect::state::BisectState;
-use phaseline::bisect::{run_flags, FlagsArgs, FlagsRun, Measurer, Settings};
+use phaseline::bisect::{run_flags, FlagsRequest, FlagsRun, Measurer, Settings};
 use phaseline::compare::CompareOptions;
 use phaseline::model::{Run, Variant};
+use phaseline::testkit::{MockEffect, MockMeasurer, MockScenario};
 use phaseline::HarnessError;
 use std::path::Path;
 
@@ -38,23 +38,15 @@ fn scenario(scale: f64, seed: u64) -> MockScenario {
     }
 }
 
-fn args(resume: bool, trust_stored: bool) -> FlagsArgs {
-    FlagsArgs {
-        good: String::new(),
-        bad: Some(ALL.into()),
+fn args(resume: bool, trust_stored: bool) -> FlagsRequest {
+    FlagsRequest {
         suite: "e2e".into(),
-        circuit: None,
         metric: "total".into(),
         reps: 5,
         max_reps: 20,
-        threshold: None,
-        seed: None,
         factorial: false,
-        state: None,
         resume,
         trust_stored,
-        runner: None,
-        runners: None,
     }
 }
 
@@ -88,7 +80,7 @@ impl Measurer for Recorder {
     }
 }
 
-fn bisect(m: &mut dyn Measurer, a: &FlagsArgs, state: &Path) -> (Result<FlagsRun, HarnessError>, Vec<String>) {
+fn bisect(m: &mut dyn Measurer, a: &FlagsRequest, state: &Path) -> (Result<FlagsRun, HarnessError>, Vec<String>) {
     let set = Settings {
         circuit: "mock".into(),
         compare: CompareOptions::default(),

@@ -4,7 +4,7 @@ use phaseline::compare::{
     calibrate, compare_runs, compare_variants, decide, exit_code, CalibrateOptions, CompareOptions,
 };
 use phaseline::model::{Comparison, PhaseComparison, Verdict};
-use phaseline::synthetic::{case, SyntheticRun};
+use phaseline::testkit::synthetic::{case, SyntheticRun};
 use phaseline::ExitCode;
 
 fn three_phases(id: &str, seed: u64) -> SyntheticRun {

@@ -5,7 +5,7 @@
 
 use phaseline::compare::{compare_variants, CompareOptions};
 use phaseline::report::Report;
-use phaseline::synthetic::SyntheticRun;
+use phaseline::testkit::synthetic::SyntheticRun;
 use std::path::Path;
 use std::process::Command;
 

@@ -82,7 +82,7 @@ pub fn on_resume(judge: &mut Judge, space: &Space, trust: bool) -> Result<Resume
     let n_fresh = fresh.iter().filter(|s| s.ok && !s.warmup).count();
     if n_fresh == 0 {
         let why = last_error(&fresh);
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Failed(format!(
             "drift check: variant `{}` produced no successful repetition: {why}",
             reference.name
         )));

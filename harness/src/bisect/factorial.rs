@@ -75,7 +75,7 @@ fn hat(x: &[Vec<f64>]) -> Result<Vec<Vec<f64>>, HarnessError> {
             .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
             .unwrap_or(c);
         if a[piv][c].abs() < 1e-9 {
-            return Err(HarnessError::Invalid(
+            return Err(HarnessError::Failed(
                 "factorial design is singular for this model".into(),
             ));
         }
@@ -193,7 +193,7 @@ pub fn factorial(judge: &mut Judge, space: &Space) -> Result<FactorialFit, Harne
             .filter(|x| *x > 0.0)
             .collect();
         if vals.is_empty() {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Failed(format!(
                 "factorial: variant `{}` has no positive `{metric}` values",
                 v.name
             )));

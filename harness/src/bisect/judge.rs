@@ -14,8 +14,8 @@
 //! instead of reading as an effect. Several probes compared with one end may
 //! share one call ([`Judge::ensure_with`]).
 
+use super::measurer::Measurer;
 use super::state::BisectState;
-use super::Measurer;
 use crate::compare::{compare_variants, CompareOptions};
 use crate::model::{Comparison, PhaseComparison, Run, Variant, Verdict, RUN_SCHEMA_VERSION};
 use crate::HarnessError;
@@ -193,7 +193,7 @@ impl<'a> Judge<'a> {
         self.say(format!("  measured {} x{reps} rep(s){what}", names.join(", ")));
         self.save()?;
         if let Some((name, why)) = empty.into_iter().next() {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Failed(format!(
                 "variant `{name}` produced no successful repetition: {why}"
             )));
         }
@@ -376,8 +376,7 @@ pub fn describe(r: &PhaseComparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bisect::mock::{MockMeasurer, MockScenario};
-    use crate::bisect::state::Params;
+    use crate::testkit::bisect_mock::{mock_params, MockMeasurer, MockScenario};
 
     /// One phase of 100 ms, 1% noise; every call after the first 40% slower.
     fn mock() -> MockMeasurer {
@@ -393,17 +392,7 @@ mod tests {
     }
 
     fn state() -> BisectState {
-        BisectState::new(Params {
-            good: Vec::new(),
-            bad: vec!["x".into()],
-            suite: "e2e".into(),
-            circuit: "mock".into(),
-            metric: "total".into(),
-            reps: 5,
-            max_reps: 20,
-            threshold: 0.03,
-            seed: 1,
-        })
+        BisectState::new(mock_params())
     }
 
     fn opts() -> JudgeOptions {

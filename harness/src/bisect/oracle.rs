@@ -10,64 +10,47 @@
 //! `git bisect start BAD GOOD && git bisect run phaseline bisect oracle --reference GOOD --metric msm_l`
 
 use super::judge::{describe, Judge, JudgeOptions};
+use super::measurer::Measurer;
 use super::state::{BisectState, Params};
-use super::Measurer;
+use super::target::Target;
+use crate::baseline::BaselineStore;
 use crate::builder::{self, BuildSettings};
+use crate::compare::CompareOptions;
 use crate::config::{Config, Suite};
 use crate::exec::{self, Job};
+use crate::git::Git;
 use crate::model::{Run, Variant, Verdict};
 use crate::runner::{measure, MeasureSpec};
 use crate::{progress, ExitCode, HarnessError};
-use clap::Args;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-#[derive(Debug, Clone, Args)]
-pub struct OracleArgs {
-    /// Reference commit (e.g. the known-good one), built and measured now beside the checkout.
-    #[arg(
-        long,
-        value_name = "REV",
-        conflicts_with = "baseline",
-        required_unless_present = "baseline"
-    )]
+/// What the oracle judges the checked-out commit against, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OracleRequest {
+    /// Reference commit, built and measured now beside the checkout.
     pub reference: Option<String>,
-    /// Stored baseline of this testbed to compare against instead of a reference commit.
-    #[arg(long, value_name = "NAME")]
+    /// Stored baseline of this testbed instead of a reference commit.
     pub baseline: Option<String>,
-    /// Variant of the baseline to compare with (default: the one with --features).
-    #[arg(long, value_name = "NAME")]
+    /// Variant of the baseline (default: the one with `features`).
     pub baseline_variant: Option<String>,
-    /// Prover features to build both sides with.
-    #[arg(long, default_value = "")]
+    /// Prover features of both sides, comma-separated.
     pub features: String,
-    /// Suite from the config.
-    #[arg(long, default_value = "e2e")]
     pub suite: String,
     /// Circuit preset (default: the suite's first).
-    #[arg(long)]
     pub circuit: Option<String>,
     /// Phase judged (`total` = end-to-end).
-    #[arg(long, default_value = "total")]
     pub metric: String,
-    #[arg(long, default_value_t = 5)]
     pub reps: usize,
-    #[arg(long, default_value_t = 20)]
     pub max_reps: usize,
     /// Relative noise threshold (default: the config's for the metric).
-    #[arg(long)]
     pub threshold: Option<f64>,
-    /// Shell command run in each checkout before measuring (e.g. a code generator);
-    /// if it fails on the checkout the commit is skipped.
-    #[arg(long, value_name = "CMD")]
+    /// Shell command run in each checkout before measuring.
     pub build_cmd: Option<String>,
-    /// Harness self-test: use this runner (path inside each checkout) instead of building with cargo.
-    #[arg(long, value_name = "PATH")]
+    /// Runner path inside each checkout instead of building with cargo.
     pub runner: Option<PathBuf>,
     /// Repository (default: the current directory's).
-    #[arg(long, value_name = "DIR")]
     pub repo: Option<PathBuf>,
 }
 
@@ -82,7 +65,7 @@ fn abort(e: HarnessError) -> Stop {
 }
 
 /// Runs the oracle; never fails, every outcome is an exit code.
-pub fn run_oracle(config: Option<&Path>, a: &OracleArgs) -> ExitCode {
+pub fn run_oracle(config: Option<&Path>, a: &OracleRequest) -> ExitCode {
     match oracle(config, a) {
         Ok(code) => code,
         Err(Stop::Skip(m)) => {
@@ -94,49 +77,6 @@ pub fn run_oracle(config: Option<&Path>, a: &OracleArgs) -> ExitCode {
             ExitCode::Abort
         }
     }
-}
-
-fn git(root: &Path, args: &[&str]) -> Result<String, String> {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !o.status.success() {
-        return Err(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&o.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&o.stdout).trim().to_string())
-}
-
-/// Extracts commit `hash` into `dir` (`git archive | tar -x`), without touching the work tree or index.
-fn extract(root: &Path, hash: &str, dir: &Path) -> Result<(), String> {
-    let mut archive = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["archive", "--format=tar", hash])
-        .stdout(Stdio::piped())
-        .stdin(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run git archive: {e}"))?;
-    let out = archive.stdout.take().ok_or("git archive gave no output")?;
-    let tar = Command::new("tar")
-        .arg("-x")
-        .arg("-C")
-        .arg(dir)
-        .stdin(Stdio::from(out))
-        .status()
-        .map_err(|e| format!("cannot run tar: {e}"))?;
-    let st = archive.wait().map_err(|e| format!("git archive: {e}"))?;
-    if !(st.success() && tar.success()) {
-        return Err(format!("extracting {hash} failed (git archive {st}, tar {tar})"));
-    }
-    Ok(())
 }
 
 /// Runs `cmd` with `sh -c` in `dir`, in its own process group, with a timeout.
@@ -163,7 +103,7 @@ fn build_step(cmd: &str, dir: &Path) -> Result<(), String> {
 }
 
 /// Builds (or reuses) the runner of one checkout and pins it for every later call.
-fn prepare(mut s: BuildSettings, root: &Path, a: &OracleArgs, v: &Variant) -> Result<BuildSettings, String> {
+fn prepare(mut s: BuildSettings, root: &Path, a: &OracleRequest, v: &Variant) -> Result<BuildSettings, String> {
     s.root = root.to_path_buf();
     s.runner_override = a.runner.as_ref().map(|r| root.join(r));
     if let Some(cmd) = &a.build_cmd {
@@ -193,10 +133,11 @@ impl Measurer for PairMeasurer {
                 order.reverse();
             }
             for v in order {
-                let build =
-                    self.sides.get(&v.name).cloned().ok_or_else(|| {
-                        HarnessError::Invalid(format!("oracle: no checkout for variant `{}`", v.name))
-                    })?;
+                let build = self
+                    .sides
+                    .get(&v.name)
+                    .cloned()
+                    .ok_or_else(|| HarnessError::Failed(format!("oracle: no checkout for variant `{}`", v.name)))?;
                 let mut suite = self.suite.1.clone();
                 suite.reps = 1;
                 suite.warmup = if self.warmed.insert(v.name.clone()) {
@@ -204,18 +145,14 @@ impl Measurer for PairMeasurer {
                 } else {
                     0
                 };
-                let spec = MeasureSpec {
+                let mut spec = MeasureSpec::new(
                     build,
-                    variants: vec![v.clone()],
-                    suites: vec![(self.suite.0.clone(), suite)],
-                    params_dir: self.params_dir.clone(),
-                    inject_delay: Vec::new(),
-                    sample_every: None,
-                    progress: progress::Mode::Quiet,
-                    settings: BTreeMap::from([("command".to_string(), "bisect oracle".to_string())]),
-                    prebuilt: Default::default(),
-                    regenerate_params: false,
-                };
+                    vec![v.clone()],
+                    vec![(self.suite.0.clone(), suite)],
+                    self.params_dir.clone(),
+                );
+                spec.progress = progress::Mode::Quiet;
+                spec.settings.insert("command".into(), "bisect oracle".into());
                 let run = measure(&spec)?;
                 let rep = next_rep.entry(v.name.clone()).or_default();
                 match &mut out {
@@ -237,11 +174,11 @@ impl Measurer for PairMeasurer {
                 *rep += 1;
             }
         }
-        out.ok_or_else(|| HarnessError::Invalid("oracle: nothing measured".into()))
+        out.ok_or_else(|| HarnessError::Failed("oracle: nothing measured".into()))
     }
 }
 
-fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
+fn oracle(config: Option<&Path>, a: &OracleRequest) -> Result<ExitCode, Stop> {
     if a.reps < 3 || a.max_reps < a.reps {
         return Err(Stop::Abort(format!(
             "need 3 <= --reps <= --max-reps (got {} and {})",
@@ -249,32 +186,26 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
         )));
     }
     let start = a.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let root = PathBuf::from(git(&start, &["rev-parse", "--show-toplevel"]).map_err(Stop::Abort)?);
-    let head = git(&root, &["rev-parse", "HEAD"]).map_err(Stop::Abort)?;
+    let root = PathBuf::from(
+        Git::at(start)
+            .run(&["rev-parse", "--show-toplevel"])
+            .map_err(Stop::Abort)?,
+    );
+    let git = Git::at(&root);
+    let head = git.run(&["rev-parse", "HEAD"]).map_err(Stop::Abort)?;
     let cfg = match config {
         Some(p) => Config::load(Some(p)).map_err(abort)?,
         None => Config::load(Some(&root.join(crate::config::CONFIG_FILE)))
             .map_err(|e| Stop::Skip(format!("the checkout's config: {e}")))?,
     };
     let features = super::space::parse_features(&a.features).map_err(abort)?;
-    let (suite_name, mut suite) = cfg
-        .select_suites(std::slice::from_ref(&a.suite))
-        .map_err(abort)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| Stop::Abort(format!("unknown suite `{}`", a.suite)))?;
-    let circuit = a
-        .circuit
-        .clone()
-        .or_else(|| suite.circuits.first().cloned())
-        .ok_or_else(|| Stop::Abort(format!("suite `{suite_name}` names no circuit")))?;
-    suite.circuits = vec![circuit.clone()];
+    let Target {
+        suite_name,
+        mut suite,
+        circuit,
+    } = Target::resolve(&cfg, &a.suite, a.circuit.as_deref()).map_err(abort)?;
     suite.partitions.truncate(1);
-    let mut compare = crate::commands::compare::options(&cfg, false);
-    if let Some(t) = a.threshold {
-        compare.thresholds.default = t;
-        compare.thresholds.phases.insert(a.metric.clone(), t);
-    }
+    let compare = CompareOptions::from_config(&cfg, false).with_threshold(&a.metric, a.threshold);
     compare.validate().map_err(abort)?;
     let threshold = compare.thresholds.relative(&a.metric);
     let base = BuildSettings::from_config(&cfg, None);
@@ -287,12 +218,14 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
     let mut baseline_samples = None;
     match (&a.reference, &a.baseline) {
         (Some(rev), _) => {
-            let hash = git(&root, &["rev-parse", "--verify", &format!("{rev}^{{commit}}")]).map_err(Stop::Abort)?;
+            let hash = git
+                .run(&["rev-parse", "--verify", &format!("{rev}^{{commit}}")])
+                .map_err(Stop::Abort)?;
             let dir = tempfile::Builder::new()
                 .prefix("phaseline-oracle-ref-")
                 .tempdir()
                 .map_err(|e| Stop::Abort(format!("temporary directory: {e}")))?;
-            extract(&root, &hash, dir.path()).map_err(Stop::Abort)?;
+            git.extract(&hash, dir.path()).map_err(Stop::Abort)?;
             eprintln!("oracle: reference {hash}: building");
             let s = prepare(base.clone(), dir.path(), a, &reference)
                 .map_err(|m| Stop::Abort(format!("the reference {rev} does not build: {m}")))?;
@@ -301,7 +234,7 @@ fn oracle(config: Option<&Path>, a: &OracleArgs) -> Result<ExitCode, Stop> {
         }
         (None, Some(name)) => {
             let tb = crate::testbed::detect();
-            let b = crate::baseline::load(&cfg.resolve(&cfg.baselines_dir), name, &tb.key, false).map_err(abort)?;
+            let b = BaselineStore::of(&cfg).load(name, &tb.key, false).map_err(abort)?;
             let bv = match &a.baseline_variant {
                 Some(n) => b.run.variants.iter().find(|v| &v.variant.name == n),
                 None => b.run.variants.iter().find(|v| v.variant.features == features),

@@ -197,13 +197,13 @@ impl BisectState {
         let text = std::fs::read_to_string(path)
             .map_err(|e| HarnessError::io(format!("reading bisect state {}", path.display()), e))?;
         let st: BisectState = serde_json::from_str(&text).map_err(|e| {
-            HarnessError::Invalid(format!(
+            HarnessError::Data(format!(
                 "bisect state {} is not a valid state file: {e}",
                 path.display()
             ))
         })?;
         if st.schema_version != STATE_SCHEMA_VERSION {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Data(format!(
                 "bisect state {} has schema {} (this phaseline reads {STATE_SCHEMA_VERSION})",
                 path.display(),
                 st.schema_version
@@ -226,7 +226,7 @@ impl BisectState {
         for (key, marks) in &st.sittings {
             let n = st.bank.get(key).map_or(0, Vec::len);
             if marks.len() != n {
-                return Err(HarnessError::Invalid(format!(
+                return Err(HarnessError::Data(format!(
                     "bisect state {} is not a valid state file: {} sitting mark(s) for {n} sample(s) of `{key}`",
                     path.display(),
                     marks.len()
@@ -236,7 +236,7 @@ impl BisectState {
         for (key, marks) in &st.calls {
             let n = st.bank.get(key).map_or(0, Vec::len);
             if marks.len() != n {
-                return Err(HarnessError::Invalid(format!(
+                return Err(HarnessError::Data(format!(
                     "bisect state {} is not a valid state file: {} call mark(s) for {n} sample(s) of `{key}`",
                     path.display(),
                     marks.len()
@@ -263,7 +263,7 @@ impl BisectState {
     /// Writes the state atomically (temp file in the same directory, then rename).
     pub fn save(&self, path: &Path) -> Result<(), HarnessError> {
         let json = serde_json::to_vec_pretty(self)
-            .map_err(|e| HarnessError::Invalid(format!("serializing bisect state: {e}")))?;
+            .map_err(|e| HarnessError::Data(format!("serializing bisect state: {e}")))?;
         crate::fsutil::write_atomic(path, &json)
     }
 }
@@ -286,19 +286,7 @@ fn aligned<T: Copy + Default>(marks: Option<&Vec<T>>, n: usize) -> Vec<T> {
 mod tests {
     use super::*;
 
-    fn params() -> Params {
-        Params {
-            good: Vec::new(),
-            bad: vec!["x".into()],
-            suite: "e2e".into(),
-            circuit: "mock".into(),
-            metric: "total".into(),
-            reps: 5,
-            max_reps: 20,
-            threshold: 0.03,
-            seed: 1,
-        }
-    }
+    use crate::testkit::bisect_mock::mock_params as params;
 
     fn sample() -> Sample {
         serde_json::from_value(serde_json::json!({

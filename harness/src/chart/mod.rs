@@ -2,12 +2,12 @@
 //! rendered from an embedded font so no system font is needed.
 //!
 //! One file per chart kind; `palette` gives every phase one colour everywhere;
-//! `set` decides which charts a run gets; `cmd` is the command.
+//! `set` decides which charts a run gets; `inputs` loads what is charted and writes the files.
 
 pub mod axis;
-pub mod cmd;
 pub mod data;
 pub mod distribution;
+pub mod inputs;
 pub mod memory;
 pub mod palette;
 pub mod ratio;
@@ -17,9 +17,7 @@ pub mod stacked;
 pub mod timeline;
 pub mod trend;
 
-pub use cmd::{run_chart, ChartArgs};
+pub use inputs::{comparisons, draw, load_inputs, write_charts, ChartRequest, Inputs};
 
-#[cfg(test)]
-pub(crate) mod fixture;
 #[cfg(test)]
 mod tests;

@@ -18,7 +18,7 @@ pub const FAMILY: &str = "sans-serif";
 pub const LEGEND_W: u32 = 190;
 
 /// Output format of a chart file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Svg,
     Png,

@@ -1,13 +1,13 @@
 //! Golden-structure tests of every chart kind on fixture runs: the SVG names
 //! the expected series, axes and variants, with the expected count of marks.
 
-use super::fixture;
 use super::palette::{marks, phase_hex};
 use super::render::{render_png, render_svg, Chart};
 use super::set::{build_charts, AnyChart};
 use super::{distribution::Distribution, memory::Memory, ratio::RatioChart, stacked::Stacked};
 use super::{timeline::Timeline, trend::Trend};
 use crate::model::*;
+use crate::testkit::chart_runs as fixture;
 
 /// Text contents of the SVG's `<text>` elements, unescaped enough for tests.
 fn texts(svg: &str) -> Vec<String> {
@@ -310,7 +310,7 @@ fn baseline_with_other_phases_still_charts() {
 fn empty_run_is_a_clear_error() {
     let mut run = fixture::pair(1);
     run.samples.clear();
-    let e = super::cmd::check_not_empty(&run, "run").unwrap_err().to_string();
+    let e = super::inputs::check_not_empty(&run, "run").unwrap_err().to_string();
     assert!(e.contains("has no samples"), "{e}");
     // drawing it anyway marks the gap instead of panicking
     let charts = build_charts(&run, &[], None, &[]);

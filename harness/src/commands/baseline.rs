@@ -1,11 +1,37 @@
 //! `phaseline baseline save|list|show`.
 
-use crate::cli::BaselineCmd;
+use super::output::summary_table;
+use crate::baseline::BaselineStore;
 use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
+use clap::Subcommand;
+use std::path::PathBuf;
+
+#[derive(Subcommand, Debug)]
+pub enum BaselineCmd {
+    /// Store a run as baseline NAME of its testbed.
+    Save {
+        name: String,
+        /// Run directory (default: the latest run).
+        #[arg(long, value_name = "RUN")]
+        from: Option<PathBuf>,
+        /// Replace an existing baseline of that name.
+        #[arg(long)]
+        force: bool,
+    },
+    /// List stored baselines per testbed.
+    List,
+    /// Show a baseline's provenance and per-phase medians.
+    Show {
+        name: String,
+        /// Testbed key (default: this machine's).
+        #[arg(long)]
+        testbed: Option<String>,
+    },
+}
 
 pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
-    let dir = cfg.resolve(&cfg.baselines_dir);
+    let store = BaselineStore::of(cfg);
     match cmd {
         BaselineCmd::Save { name, from, force } => {
             let src = match from {
@@ -22,15 +48,15 @@ pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
                     here.key
                 );
             }
-            let file = crate::baseline::save(&dir, &name, &run, &src, force)?;
+            let file = store.save(&name, &run, &src, force)?;
             println!("baseline `{name}` saved: {}", file.display());
             Ok(ExitCode::Ok)
         }
         BaselineCmd::List => {
             let here = crate::testbed::detect().key;
-            let entries = crate::baseline::list(&dir);
+            let entries = store.list();
             if entries.is_empty() {
-                println!("no baselines in {}", dir.display());
+                println!("no baselines in {}", store.dir().display());
             }
             for e in entries {
                 let mark = if e.testbed == here { "*" } else { " " };
@@ -55,14 +81,14 @@ pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
                      `phaseline baseline list` prints them)"
                 )));
             }
-            let others = crate::baseline::testbeds_with(&dir, &name);
-            if !crate::baseline::path(&dir, &tb, &name).is_file() && !others.is_empty() {
+            let others = store.testbeds_with(&name);
+            if !store.has(&tb, &name) && !others.is_empty() {
                 return Err(HarnessError::Invalid(format!(
                     "no baseline `{name}` for testbed `{tb}`; it exists for: {} (show one with --testbed KEY)",
                     others.join(", ")
                 )));
             }
-            let b = crate::baseline::load(&dir, &name, &tb, false)?;
+            let b = store.load(&name, &tb, false)?;
             let p = &b.run.provenance;
             println!("baseline `{}` (testbed {})", b.name, b.run.testbed.key);
             println!("saved {} from {}", b.saved_utc, b.source);
@@ -82,7 +108,7 @@ pub fn run(cfg: &Config, cmd: BaselineCmd) -> Result<ExitCode, HarnessError> {
                     v.fingerprint
                 );
             }
-            print!("{}", crate::commands::compare::summary_table(&b.run)?);
+            print!("{}", summary_table(&b.run)?);
             Ok(ExitCode::Ok)
         }
     }

@@ -228,7 +228,7 @@ pub fn run(cfg: &Config, a: &HistoryArgs) -> Result<ExitCode, HarnessError> {
             let found = history::analyze_all(&selected(&h, filter)?, &params, cfg.bootstrap_seed);
             if *json {
                 let text = serde_json::to_string_pretty(&found)
-                    .map_err(|e| HarnessError::Invalid(format!("cannot serialize: {e}")))?;
+                    .map_err(|e| HarnessError::Data(format!("cannot serialize: {e}")))?;
                 println!("{text}");
             } else {
                 print!("{}", super::history_table::changes_table(&found));

@@ -5,19 +5,22 @@
 //! regression prints the next steps (bisect commands). `--promote` replaces the
 //! baseline after a clean night, keeping the previous one as `NAME-prev`.
 
-use super::nightly_steps::{next_steps, regressed, Regressed};
-use crate::cli::{RunArgs, VariantArgs};
+use super::nightly_steps::next_steps;
+use super::nightly_summary::{baseline_info, Summary};
+use super::output::summary_table;
+use crate::baseline::BaselineStore;
+use crate::compare::CompareOptions;
 use crate::config::{valid_name, Config};
 use crate::error::{ExitCode, HarnessError};
 use crate::fsutil::{write_atomic, write_json};
+use crate::measured::{check_samples, keep_partial, kept_in_journal};
 use crate::model::{Baseline, Comparison, Run};
 use crate::output::Format;
 use crate::reference::{self, RefChoice};
-use crate::runner::Session;
+use crate::run_request::{or_default, RunRequest};
+use crate::runner::{MeasureSpec, Session};
 use crate::settle::{self, SettleReport};
 use clap::Args;
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -65,54 +68,6 @@ pub struct NightlyArgs {
     pub history: Option<PathBuf>,
 }
 
-/// The stored baseline a night was judged against.
-#[derive(Debug, Serialize)]
-struct BaselineInfo {
-    name: String,
-    file: String,
-    commit: String,
-    run_id: String,
-    saved_utc: String,
-}
-
-#[derive(Debug, Serialize)]
-struct Paths {
-    dir: String,
-    run: String,
-    compare_md: String,
-    compare_json: Option<String>,
-    report: String,
-}
-
-/// `nightly.json`.
-#[derive(Debug, Serialize)]
-struct Summary {
-    schema_version: u32,
-    testbed: String,
-    commit: String,
-    dirty: bool,
-    run_id: String,
-    first_night: bool,
-    baseline: BaselineInfo,
-    verdicts: BTreeMap<&'static str, usize>,
-    exit_code: i32,
-    promoted: bool,
-    previous_baseline: Option<String>,
-    message: String,
-    regressions: Vec<Regressed>,
-    next_steps: Vec<String>,
-    /// What each variant was judged against (empty on a first night).
-    reference: Vec<RefChoice>,
-    /// Rounds of extra repetitions and the rows still undecided.
-    settle: Option<SettleReport>,
-    paths: Paths,
-}
-
-fn verdict_counts(c: Option<&Comparison>) -> BTreeMap<&'static str, usize> {
-    let counts = crate::report::count_verdicts(c.iter().flat_map(|c| c.rows.iter()));
-    crate::report::VERDICTS.iter().copied().zip(counts).collect()
-}
-
 fn refuse(msg: impl Into<String>) -> HarnessError {
     HarnessError::Invalid(msg.into())
 }
@@ -120,17 +75,6 @@ fn refuse(msg: impl Into<String>) -> HarnessError {
 /// Tonight's own variants: a stored baseline never holds reference runners' samples.
 fn tonight_only(run: &Run) -> Run {
     run.only_variants(|n| !reference::is_ref(n))
-}
-
-/// Keeps `old` as `<name>-prev`, then stores `run` as baseline `name`; both writes atomic.
-fn promote(dir: &Path, name: &str, old: &Baseline, run: &Run, run_dir: &Path) -> Result<PathBuf, HarnessError> {
-    let prev_name = format!("{name}-prev");
-    let mut prev = old.clone();
-    prev.name = prev_name.clone();
-    let prev_file = crate::baseline::path(dir, &old.run.testbed.key, &prev_name);
-    write_json(&prev_file, &prev)?;
-    crate::baseline::save(dir, name, &tonight_only(run), run_dir, true)?;
-    Ok(prev_file)
 }
 
 pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
@@ -150,48 +94,20 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             ));
         }
     }
-    let pick = |given: &[String], dflt: &[String]| {
-        if given.is_empty() {
-            dflt.to_vec()
-        } else {
-            given.to_vec()
-        }
-    };
-    let ra = RunArgs {
-        v: VariantArgs {
-            variants: pick(&a.variants, &cfg.nightly.variants),
-            runner: a.runner.clone(),
-        },
-        suites: pick(&a.suites, &cfg.nightly.suites),
+    let req = RunRequest {
+        variants: or_default(&a.variants, &cfg.nightly.variants),
+        runner: a.runner.clone(),
+        suites: or_default(&a.suites, &cfg.nightly.suites),
         reps: a.reps,
-        warmup: None,
-        inner_warmup: None,
         circuit: a.circuit.clone(),
-        partitions: None,
-        timeout: None,
-        interleave: None,
-        out: None,
-        force: false,
-        baseline: None,
-        allow_cross_testbed: false,
-        allow_feature_mismatch: false,
-        format: "table".into(),
-        inject_delay: Vec::new(),
-        sample_ms: 100,
         progress: a.progress.clone(),
-        regenerate_params: false,
-        shard: Default::default(),
+        ..RunRequest::default()
     };
-    let spec = super::run::spec(cfg, &ra)?;
-    if a.require_gpu
-        && !spec
-            .suites
-            .iter()
-            .any(|(_, s)| s.backend == crate::model::Backend::Cuda)
-    {
+    let spec = MeasureSpec::from_request(cfg, &req)?;
+    if a.require_gpu && !spec.suites.iter().any(|(_, s)| s.backend == crate::model::Backend::Cuda) {
         return Err(refuse(format!(
             "--require-gpu: none of the suites ({}) uses the cuda backend; name a GPU suite, e.g. --suite gpu-e2e",
-            ra.suites.join(", ")
+            req.suites.join(", ")
         )));
     }
     if let Some(o) = &a.out {
@@ -202,14 +118,14 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             )));
         }
     }
-    let bdir = cfg.resolve(&cfg.baselines_dir);
+    let store = BaselineStore::of(cfg);
     let testbed = crate::testbed::detect();
-    let bfile = crate::baseline::path(&bdir, &testbed.key, &name);
+    let bfile = store.path(&testbed.key, &name);
     // A stored but unreadable baseline stops the night: it is never overwritten.
     let stored = if bfile.is_file() {
-        Some(crate::baseline::load(&bdir, &name, &testbed.key, false)?)
+        Some(store.load(&name, &testbed.key, false)?)
     } else {
-        let others = crate::baseline::testbeds_with(&bdir, &name);
+        let others = store.testbeds_with(&name);
         if !others.is_empty() {
             println!(
                 "nightly: baseline `{name}` exists for other testbeds only ({}); never used here",
@@ -254,7 +170,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     let journal_dir = dir_of(&session.run().id);
     session.journal_to(&journal_dir)?;
     if let Err(e) = session.measure_all() {
-        return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
+        return Err(keep_partial(&session, &journal_dir, e));
     }
     let first_pass = session.run();
     let (run, settled) = match &stored {
@@ -271,7 +187,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
                 Ok((run, cmp, rep)) => (run, Some((cmp, rep))),
                 Err(e) => {
                     // Whatever was measured is kept (as an incomplete run) before the error ends the night.
-                    return Err(crate::commands::run::keep_partial(&session, &journal_dir, e));
+                    return Err(keep_partial(&session, &journal_dir, e));
                 }
             }
         }
@@ -279,14 +195,14 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     };
     session.finish_journal()?;
     let run_dir = dir_of(&run.id);
-    crate::rundir::save_run(&run_dir, &run).map_err(|e| crate::commands::run::kept_in_journal(&session, e))?;
-    print!("{}", crate::commands::compare::summary_table(&run)?);
+    crate::rundir::save_run(&run_dir, &run).map_err(|e| kept_in_journal(&session, e))?;
+    print!("{}", summary_table(&run)?);
     println!("run saved in {}", run_dir.display());
     let out = run_dir
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    if let Err(e) = super::run::check_samples(&run, &run_dir) {
+    if let Err(e) = check_samples(&run, &run_dir) {
         // No comparison, no baseline change; nightly.json still says what happened.
         let summary = Summary {
             baseline: baseline_info(&bfile, &name, stored.as_ref(), &run),
@@ -311,8 +227,8 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
 }
 
 /// Comparison options of a night: the config's, labelled with what each side is.
-fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> crate::compare::CompareOptions {
-    let mut opts = super::compare::options(cfg, false);
+fn judge_options(cfg: &Config, name: &str, choices: &[RefChoice], run: &Run) -> CompareOptions {
+    let mut opts = CompareOptions::from_config(cfg, false);
     let measured = choices.iter().filter(|c| c.measured()).count();
     opts.reference_label = Some(if measured == choices.len() {
         format!("baseline {name}'s runners, measured tonight")
@@ -381,49 +297,6 @@ fn uncovered(b: &Baseline, spec: &crate::runner::MeasureSpec) -> Result<Vec<Stri
     Ok(missing)
 }
 
-/// The baseline part of `nightly.json`: the stored one, or the run itself on the first night.
-fn baseline_info(file: &Path, name: &str, b: Option<&Baseline>, run: &Run) -> BaselineInfo {
-    BaselineInfo {
-        name: name.into(),
-        file: file.display().to_string(),
-        commit: b
-            .map_or(&run.provenance.git_commit, |b| &b.run.provenance.git_commit)
-            .clone(),
-        run_id: b.map_or(&run.id, |b| &b.run.id).clone(),
-        saved_utc: b.map_or_else(crate::provenance::now_utc, |b| b.saved_utc.clone()),
-    }
-}
-
-impl Summary {
-    fn new(run: &Run, first: bool, cmp: Option<&Comparison>, code: ExitCode, run_dir: &Path, out: &Path) -> Summary {
-        Summary {
-            schema_version: 1,
-            testbed: run.testbed.key.clone(),
-            commit: run.provenance.git_commit.clone(),
-            dirty: run.provenance.git_dirty,
-            run_id: run.id.clone(),
-            first_night: first,
-            baseline: baseline_info(Path::new(""), "", None, run),
-            verdicts: verdict_counts(cmp),
-            exit_code: code as i32,
-            promoted: false,
-            previous_baseline: None,
-            message: String::new(),
-            regressions: cmp.map(regressed).unwrap_or_default(),
-            next_steps: Vec::new(),
-            reference: Vec::new(),
-            settle: None,
-            paths: Paths {
-                dir: out.display().to_string(),
-                run: run_dir.display().to_string(),
-                compare_md: out.join("compare.md").display().to_string(),
-                compare_json: cmp.map(|_| out.join("compare.json").display().to_string()),
-                report: out.join("report").join("report.html").display().to_string(),
-            },
-        }
-    }
-}
-
 /// A measured night: what `finish` judges.
 struct Night<'a> {
     name: &'a str,
@@ -451,7 +324,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
         choices,
         settled,
     } = night;
-    let bdir = cfg.resolve(&cfg.baselines_dir);
+    let store = BaselineStore::of(cfg);
     let key = &run.testbed.key;
     let compare_md = out.join("compare.md");
     let report_dir = out.join("report");
@@ -473,7 +346,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
         });
     let (cmp, code, mut message, info, steps) = match &stored {
         None => {
-            let file = crate::baseline::save(&bdir, name, &tonight_only(run), run_dir, false)?;
+            let file = store.save(name, &tonight_only(run), run_dir, false)?;
             let message = format!("first night: this run is now baseline {name} of testbed {key}");
             write_atomic(
                 &compare_md,
@@ -544,7 +417,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             if a.promote && code == ExitCode::Regression {
                 message.push_str("; --promote refused: a night with a regression never becomes the baseline");
             }
-            let info = baseline_info(&crate::baseline::path(&bdir, key, name), name, Some(b), run);
+            let info = baseline_info(&store.path(key, name), name, Some(b), run);
             (Some(cmp), code, message, info, steps)
         }
     };
@@ -553,7 +426,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     }
     // The report compares with the baseline as it was before any promotion
     // (on the first night: the run's variants with each other).
-    let report_args = crate::report::ReportArgs {
+    let report_req = crate::report::ReportRequest {
         run: run_dir.to_path_buf(),
         baseline: None,
         allow_cross_testbed: false,
@@ -568,12 +441,14 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
             }
         }
         _ => {
-            crate::report::run_report(cfg, &report_args)?;
+            for p in crate::report::write_report(cfg, &report_req)? {
+                println!("{}", p.display());
+            }
         }
     }
     // Promotion last but for the summary: every other output already exists.
     if let (Some(b), true) = (&stored, a.promote && code == ExitCode::Ok) {
-        let prev = promote(&bdir, name, b, run, run_dir)?;
+        let prev = store.promote(name, b, &tonight_only(run), run_dir)?;
         message.push_str(&format!(
             "; promoted: this run is now baseline {name}, the previous one is kept as {}",
             prev.display()

@@ -1,210 +1,136 @@
-//! `phaseline build` and `phaseline run`.
+//! `phaseline run` (and `phaseline` alone): measure, save the run, print its
+//! medians, then compare two default variants and the stored baseline.
 
-use crate::builder::{self, BuildSettings};
-use crate::cli::{BuildArgs, RunArgs};
-use crate::config::{Config, Interleave};
+use super::output::{check_format, print_comparison, summary_table};
+use crate::baseline::BaselineStore;
+use crate::compare::{self, CompareOptions};
+use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
-use crate::progress;
-use crate::runner::{MeasureSpec, Session};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::time::Duration;
+use crate::measured::{check_samples, measure_into, refuse_existing};
+use crate::model::Run;
+use crate::run_request::RunRequest;
+use crate::runner::MeasureSpec;
+use clap::Args;
+use std::path::{Path, PathBuf};
 
-pub fn build(cfg: &Config, a: &BuildArgs) -> Result<ExitCode, HarnessError> {
-    let specs = if a.v.variants.is_empty() {
-        cfg.default.variants.clone()
-    } else {
-        a.v.variants.clone()
-    };
-    let variants = crate::variant::parse_all(&specs, cfg)?;
-    let s = BuildSettings::from_config(cfg, a.v.runner.clone());
-    let (ok, failed) = builder::prepare_all(&s, &variants, &mut |m| eprintln!("{m}"));
-    if let Some(sig) = crate::interrupt::received() {
-        return Err(HarnessError::Interrupted(sig));
-    }
-    for b in &ok {
-        println!(
-            "{:<12} [{}] {} {} {}",
-            b.variant.name,
-            b.variant.feature_list(),
-            b.fingerprint,
-            if b.cached { "cached" } else { "built" },
-            b.binary
-        );
-    }
-    for (v, e) in &failed {
-        eprintln!("error: variant `{v}`: {e}");
-    }
-    Ok(if failed.is_empty() {
-        ExitCode::Ok
-    } else {
-        ExitCode::Error
-    })
+/// Variants and how to get their runners.
+#[derive(Args, Debug, Clone, Default)]
+pub struct VariantArgs {
+    /// `NAME=feat,feat` (empty for none), or a name from the config (baseline, all, A1, ...). Repeatable.
+    #[arg(long = "variant", value_name = "NAME=FEATURES")]
+    pub variants: Vec<String>,
+    /// Use this runner binary for every variant instead of building (recorded in the run).
+    #[arg(long, value_name = "PATH")]
+    pub runner: Option<PathBuf>,
 }
 
-/// The measurement a `run` command line asks for.
-pub fn spec(cfg: &Config, a: &RunArgs) -> Result<MeasureSpec, HarnessError> {
-    let suite_names = if a.suites.is_empty() {
-        cfg.default.suites.clone()
-    } else {
-        a.suites.clone()
-    };
-    let mut suites = cfg.select_suites(&suite_names)?;
-    let interleave = a.interleave.as_deref().map(Interleave::parse).transpose()?;
-    if a.reps == Some(0) {
-        return Err(HarnessError::Invalid("--reps must be at least 1".into()));
-    }
-    if a.partitions == Some(0) {
-        return Err(HarnessError::Invalid("--partitions must be at least 1".into()));
-    }
-    if let Some(t) = a.timeout {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(HarnessError::Invalid(
-                "--timeout must be a positive number of seconds".into(),
-            ));
-        }
-    }
-    if let Some(c) = &a.circuit {
-        if !crate::config::valid_name(c) {
-            return Err(HarnessError::Invalid(format!("--circuit `{c}` is not a preset name")));
-        }
-    }
-    for d in &a.inject_delay {
-        let ok = d
-            .rsplit(':')
-            .next()
-            .unwrap_or(d)
-            .split_once('=')
-            .is_some_and(|(p, ms)| !p.is_empty() && ms.parse::<f64>().is_ok_and(|x| x >= 0.0));
-        if !ok {
-            return Err(HarnessError::Invalid(format!(
-                "--inject-delay wants PHASE=MS, got `{d}`"
-            )));
-        }
-    }
-    for (_, s) in suites.iter_mut() {
-        if let Some(r) = a.reps {
-            s.reps = r;
-        }
-        if let Some(w) = a.warmup {
-            s.warmup = w;
-        }
-        if let Some(w) = a.inner_warmup {
-            s.inner_warmup = w;
-        }
-        if let Some(c) = &a.circuit {
-            s.circuits = vec![c.clone()];
-        }
-        if let Some(p) = a.partitions {
-            s.partitions = vec![p];
-        }
-        if let Some(t) = a.timeout {
-            s.timeout_s = t;
-        }
-        if let Some(i) = interleave {
-            s.interleave = i;
-        }
-    }
-    for (name, s) in &suites {
-        crate::config::check_counts(name, s)
-            .map_err(|e| HarnessError::Invalid(format!("{e} (from the command line or the config)")))?;
-    }
-    let specs = if a.v.variants.is_empty() {
-        cfg.default.variants.clone()
-    } else {
-        a.v.variants.clone()
-    };
-    let variants = crate::variant::parse_all(&specs, cfg)?;
-    for d in &a.inject_delay {
-        if let Some((v, _)) = d.split_once(':') {
-            if !variants.iter().any(|x| x.name == v) {
-                let names: Vec<&str> = variants.iter().map(|x| x.name.as_str()).collect();
-                return Err(HarnessError::Invalid(format!(
-                    "--inject-delay `{d}` names variant `{v}`, which this run does not measure (it has: {})",
-                    names.join(", ")
-                )));
-            }
-        }
-    }
-    let progress = match a.progress.as_str() {
-        "auto" => progress::Mode::Auto,
-        "lines" => progress::Mode::Lines,
-        "quiet" => progress::Mode::Quiet,
-        p => {
-            return Err(HarnessError::Invalid(format!(
-                "--progress `{p}` is not one of: auto, lines, quiet"
-            )))
-        }
-    };
-    let mut settings = BTreeMap::new();
-    settings.insert("config".into(), cfg.path.display().to_string());
-    settings.insert("variants".into(), specs.join(" "));
-    Ok(MeasureSpec {
-        build: BuildSettings::from_config(cfg, a.v.runner.clone()),
-        variants,
-        suites,
-        params_dir: cfg.resolve(&cfg.params_dir),
-        inject_delay: a.inject_delay.clone(),
-        sample_every: (a.sample_ms > 0).then(|| Duration::from_millis(a.sample_ms)),
-        progress,
-        settings,
-        prebuilt: Default::default(),
-        regenerate_params: a.regenerate_params,
-    })
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub v: VariantArgs,
+    /// Suite name from the config, or `all`. Repeatable.
+    #[arg(long = "suite", value_name = "NAME")]
+    pub suites: Vec<String>,
+    /// Measured repetitions per variant and case.
+    #[arg(long)]
+    pub reps: Option<usize>,
+    /// Warm-up repetitions (stored, never compared).
+    #[arg(long)]
+    pub warmup: Option<usize>,
+    /// In-process warm-up iterations before each measured repetition (alternate mode).
+    #[arg(long, value_name = "N")]
+    pub inner_warmup: Option<usize>,
+    /// Circuit preset replacing the suites' presets.
+    #[arg(long = "circuit", value_name = "PRESET")]
+    pub circuit: Option<String>,
+    /// Partitions replacing the suites' partitions.
+    #[arg(long)]
+    pub partitions: Option<usize>,
+    /// Timeout per repetition, in seconds.
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// `alternate` (A B A B ...) or `block` (A A A, B B B: one process per variant).
+    #[arg(long)]
+    pub interleave: Option<String>,
+    /// Run directory (default: <runs_dir>/<run id>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace an existing run in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// Compare against this stored baseline right after running.
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Allow comparing against a baseline of another testbed (flagged in every output).
+    #[arg(long)]
+    pub allow_cross_testbed: bool,
+    /// Allow comparing against baseline variants built with other cargo features.
+    #[arg(long)]
+    pub allow_feature_mismatch: bool,
+    /// Output format of comparisons: table, json, csv, markdown.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+    /// Harness self-test only: ask the runner to sleep MS inside PHASE, for every
+    /// variant (PHASE=MS) or one (VARIANT:PHASE=MS).
+    #[arg(long = "inject-delay", value_name = "[VARIANT:]PHASE=MS")]
+    pub inject_delay: Vec<String>,
+    /// Memory / telemetry sampling period in ms (0 = off).
+    #[arg(long, default_value_t = 100)]
+    pub sample_ms: u64,
+    /// Make the parameters of end-to-end cases anew (new toxic waste) instead
+    /// of keeping cached ones that pass their check.
+    #[arg(long)]
+    pub regenerate_params: bool,
+    /// Progress display: auto (bar on a terminal), lines, quiet.
+    #[arg(long, default_value = "auto")]
+    pub progress: String,
+    #[command(flatten)]
+    pub shard: ShardSel,
 }
 
-fn out_dir(cfg: &Config, a: &RunArgs, id: &str) -> PathBuf {
-    a.out.clone().unwrap_or_else(|| cfg.resolve(&cfg.runs_dir).join(id))
+/// `run`'s shard selection (flattened into `RunArgs`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ShardSel {
+    /// Run unit K of `--manifest` (default: `JOB_COMPLETION_INDEX`, else `SLURM_ARRAY_TASK_ID`).
+    #[arg(long, value_name = "K", requires = "manifest")]
+    pub shard: Option<usize>,
+    /// Shard manifest written by `phaseline plan`.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
 }
 
-/// `phaseline run`; `is_default` when no suite or variant was named.
-pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, HarnessError> {
-    if a.shard.manifest.is_some() {
-        return super::shard::run_shard(cfg, a);
-    }
-    crate::commands::compare::check_format(&a.format)?;
-    let spec = spec(cfg, a)?;
-    if let Some(out) = &a.out {
-        if crate::rundir::run_file(out).is_file() && !a.force {
-            return Err(HarnessError::Invalid(format!(
-                "{} already holds a run; pass --force to replace it or choose another --out",
-                out.display()
-            )));
+impl RunArgs {
+    /// The measurement these arguments ask for.
+    pub fn request(&self) -> RunRequest {
+        RunRequest {
+            variants: self.v.variants.clone(),
+            runner: self.v.runner.clone(),
+            suites: self.suites.clone(),
+            reps: self.reps,
+            warmup: self.warmup,
+            inner_warmup: self.inner_warmup,
+            circuit: self.circuit.clone(),
+            partitions: self.partitions,
+            timeout_s: self.timeout,
+            interleave: self.interleave.clone(),
+            inject_delay: self.inject_delay.clone(),
+            sample_ms: self.sample_ms,
+            progress: self.progress.clone(),
+            regenerate_params: self.regenerate_params,
         }
     }
-    // A named baseline must exist before minutes are spent measuring.
-    let testbed = crate::testbed::detect();
-    if let Some(name) = &a.baseline {
-        crate::baseline::load(
-            &cfg.resolve(&cfg.baselines_dir),
-            name,
-            &testbed.key,
-            a.allow_cross_testbed,
-        )?;
-    }
-    let (run, dir) = measure_and_save(&spec, a, &|id| out_dir(cfg, a, id))?;
-    check_samples(&run, &dir)?;
-    crate::commands::compare::after_run(cfg, a, &run, &dir, is_default)
 }
 
-/// Measures `spec`, saves the run in `dir_of(run id)` and prints the per-phase medians.
-pub fn measure_and_save(
+/// Measures `spec` into `dir_of(run id)` and prints the per-phase medians
+/// (on stderr when `format` is machine-readable, so stdout keeps the comparison alone).
+pub fn measure_and_print(
     spec: &MeasureSpec,
-    a: &RunArgs,
+    format: &str,
     dir_of: &dyn Fn(&str) -> PathBuf,
-) -> Result<(crate::model::Run, PathBuf), HarnessError> {
-    let mut session = Session::start(spec)?;
-    let dir = dir_of(&session.run().id);
-    session.journal_to(&dir)?;
-    let measured = session.measure_all().and_then(|()| session.finish_journal());
-    let run = match measured {
-        Ok(()) => session.run(),
-        Err(e) => return Err(keep_partial(&session, &dir, e)),
-    };
-    crate::rundir::save_run(&dir, &run).map_err(|e| kept_in_journal(&session, e))?;
-    // Machine-readable formats keep stdout for the comparison alone.
-    let table = crate::commands::compare::summary_table(&run)?;
-    if a.format == "table" {
+) -> Result<(Run, PathBuf), HarnessError> {
+    let (run, dir) = measure_into(spec, dir_of)?;
+    let table = summary_table(&run)?;
+    if format == "table" {
         print!("{table}");
         println!("run saved in {}", dir.display());
     } else {
@@ -214,55 +140,46 @@ pub fn measure_and_save(
     Ok((run, dir))
 }
 
-/// After a measurement error (an interrupt): saves what was measured as an
-/// incomplete run, says where, and returns the error.
-pub fn keep_partial(session: &Session, dir: &std::path::Path, e: HarnessError) -> HarnessError {
-    let why = match &e {
-        HarnessError::Interrupted(sig) => format!("interrupted by {}", crate::interrupt::name(*sig)),
-        other => format!("stopped by an error: {other}"),
+/// `phaseline run`; `is_default` when no suite or variant was named.
+pub fn run(cfg: &Config, a: &RunArgs, is_default: bool) -> Result<ExitCode, HarnessError> {
+    check_format(&a.format)?;
+    let spec = MeasureSpec::from_request(cfg, &a.request())?;
+    if let Some(out) = &a.out {
+        refuse_existing(out, a.force)?;
+    }
+    // A named baseline must exist before minutes are spent measuring.
+    let testbed = crate::testbed::detect();
+    if let Some(name) = &a.baseline {
+        BaselineStore::of(cfg).load(name, &testbed.key, a.allow_cross_testbed)?;
+    }
+    let out_dir = |id: &str| a.out.clone().unwrap_or_else(|| cfg.resolve(&cfg.runs_dir).join(id));
+    let (run, dir) = measure_and_print(&spec, &a.format, &out_dir)?;
+    check_samples(&run, &dir)?;
+    after_run(cfg, a, &run, &dir, is_default)
+}
+
+/// After `run`: the default comparison of two variants, then the stored baseline.
+fn after_run(cfg: &Config, a: &RunArgs, run: &Run, dir: &Path, is_default: bool) -> Result<ExitCode, HarnessError> {
+    let names = run.variant_names();
+    let [r, c] = &cfg.default.compare;
+    if is_default && names.contains(r) && names.contains(c) {
+        let cmp = compare::compare_variants(run, r, c, &CompareOptions::from_config(cfg, false))?;
+        println!("\n`{c}` against `{r}` on this machine:");
+        print_comparison(&cmp, &a.format)?;
+        crate::fsutil::write_json(&dir.join(format!("compare-{c}-vs-{r}.json")), &cmp)?;
+    }
+    let store = BaselineStore::of(cfg);
+    let name = match &a.baseline {
+        Some(n) => n.clone(),
+        None if is_default && store.has(&run.testbed.key, &cfg.default.baseline) => cfg.default.baseline.clone(),
+        None => return Ok(ExitCode::Ok),
     };
-    let run = session.incomplete_run(&why);
-    match crate::rundir::save_run(dir, &run) {
-        Ok(()) => eprintln!(
-            "incomplete run ({} samples) saved in {}",
-            run.samples.len(),
-            dir.display()
-        ),
-        Err(w) => eprintln!("{}", kept_in_journal(session, w)),
-    }
-    e
-}
-
-/// An output write failed: the error names the file, and where the samples are kept.
-pub fn kept_in_journal(session: &Session, e: HarnessError) -> HarnessError {
-    match session.journal() {
-        Some((path, n)) => HarnessError::Invalid(format!(
-            "{e}; the {n} measured samples are kept in {} (`compare` and `report` read it)",
-            path.display()
-        )),
-        None => e,
-    }
-}
-
-/// Failed samples of a saved run are an error naming each of them.
-pub fn check_samples(run: &crate::model::Run, dir: &std::path::Path) -> Result<(), HarnessError> {
-    let failed: Vec<_> = run.samples.iter().filter(|s| !s.ok).collect();
-    if !failed.is_empty() {
-        for s in &failed {
-            eprintln!(
-                "failed: {} {} rep {}: {}",
-                s.case.label(),
-                s.variant,
-                s.rep,
-                s.error.as_deref().unwrap_or("")
-            );
-        }
-        return Err(HarnessError::Invalid(format!(
-            "{} of {} samples failed (details above and in {})",
-            failed.len(),
-            run.samples.len(),
-            dir.display()
-        )));
-    }
-    Ok(())
+    let b = store.load(&name, &run.testbed.key, a.allow_cross_testbed)?;
+    let mut opts = CompareOptions::from_config(cfg, a.allow_cross_testbed);
+    opts.allow_feature_mismatch = a.allow_feature_mismatch;
+    let cmp = crate::baseline::compare_with(&b, run, &opts)?;
+    println!("\nagainst baseline `{name}`:");
+    print_comparison(&cmp, &a.format)?;
+    crate::fsutil::write_json(&dir.join(format!("compare-baseline-{name}.json")), &cmp)?;
+    Ok(compare::exit_code(&cmp))
 }

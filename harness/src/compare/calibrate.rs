@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 
 use super::options::DEFAULT_SEED;
-use super::thresholds::{Thresholds, DEFAULT_FLOOR_MS};
 use crate::error::HarnessError;
 use crate::model::Run;
 use crate::stats;
+use crate::thresholds::{Thresholds, DEFAULT_FLOOR_MS};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CalibrateOptions {
@@ -72,7 +72,7 @@ pub fn calibrate(run: &Run, opts: &CalibrateOptions) -> Result<Thresholds, Harne
         }
     }
     if phases.is_empty() {
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Data(format!(
             "calibrate: run {} has no phase with at least {} successful samples of variant(s) {}",
             run.id,
             stats::noise::MIN_POOLED,
@@ -117,7 +117,7 @@ fn aa_variants(run: &Run, opts: &CalibrateOptions) -> Result<Vec<String>, Harnes
         match &features {
             None => features = Some(b.variant.features.clone()),
             Some(f) if f != &b.variant.features => {
-                return Err(HarnessError::Invalid(format!(
+                return Err(HarnessError::Incomparable(format!(
                     "calibrate: variants {} do not share one feature set, so they are not A/A data",
                     chosen.join(", ")
                 )))

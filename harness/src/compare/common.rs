@@ -56,7 +56,7 @@ pub fn require_common(
     if shared {
         return Ok(());
     }
-    Err(HarnessError::Invalid(format!(
+    Err(HarnessError::Incomparable(format!(
         "nothing in common, so nothing could be judged: {} holds [{}] and {} holds [{}] \
          (variant @ case); {hint}",
         reference.0,
@@ -88,7 +88,7 @@ pub fn require_same_features(reference: &Run, candidate: &Run, allow: bool) -> R
     if mismatches.is_empty() || allow {
         return Ok(());
     }
-    Err(HarnessError::Invalid(format!(
+    Err(HarnessError::Incomparable(format!(
         "variants of one name built with different features: {}; their timings measure different code \
          (pass --allow-feature-mismatch to compare anyway)",
         mismatches.join("; ")
@@ -106,7 +106,7 @@ pub fn require_same_runner_kind(reference: &Run, candidate: &Run) -> Result<(), 
     } else {
         (candidate, reference)
     };
-    Err(HarnessError::Invalid(format!(
+    Err(HarnessError::Incomparable(format!(
         "run {} was measured with the harness's mock runner and run {} with a real prover: \
          mock timings are never compared with real ones",
         mock.id, real.id

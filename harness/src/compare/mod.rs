@@ -13,12 +13,11 @@ pub mod common;
 mod options;
 pub mod overlap;
 mod phase;
-mod thresholds;
 
+pub use crate::thresholds::{Thresholds, DEFAULT_FLOOR_MS, DEFAULT_THRESHOLD};
 pub use calibrate::{calibrate, CalibrateOptions};
 pub use options::{CompareOptions, DEFAULT_SEED};
 pub use phase::decide;
-pub use thresholds::{Thresholds, DEFAULT_FLOOR_MS, DEFAULT_THRESHOLD};
 
 use crate::error::{ExitCode, HarnessError};
 use crate::model::{Case, Comparison, Run, TOTAL};
@@ -30,7 +29,7 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
     opts.validate()?;
     let cross = reference.testbed.key != candidate.testbed.key;
     if cross && !opts.allow_cross_testbed {
-        return Err(HarnessError::Invalid(format!(
+        return Err(HarnessError::Incomparable(format!(
             "run {} was measured on testbed '{}' but run {} on testbed '{}': timings from different \
              machines are not comparable (pass --allow-cross-testbed to compare anyway; the result is flagged)",
             reference.id, reference.testbed.key, candidate.id, candidate.testbed.key

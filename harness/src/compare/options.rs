@@ -1,7 +1,8 @@
 //! Settings of a comparison.
 
-use super::thresholds::Thresholds;
+use crate::config::Config;
 use crate::error::HarnessError;
+use crate::thresholds::Thresholds;
 
 /// Seed used when none is given, so that a stored comparison can be reproduced.
 pub const DEFAULT_SEED: u64 = 0x5eed_0f9a_5e00;
@@ -55,28 +56,59 @@ impl Default for CompareOptions {
 }
 
 impl CompareOptions {
+    /// The config's comparison settings: alpha, thresholds (with each suite's
+    /// own floor), bootstrap seed and resamples.
+    pub fn from_config(cfg: &Config, allow_cross_testbed: bool) -> CompareOptions {
+        let suite_floor_ms = cfg
+            .suites
+            .iter()
+            .filter_map(|(n, s)| Some((n.clone(), s.floor_ms?)))
+            .collect();
+        CompareOptions {
+            alpha: cfg.alpha,
+            thresholds: Thresholds {
+                suite_floor_ms,
+                ..cfg.thresholds.clone()
+            },
+            bootstrap_seed: cfg.bootstrap_seed,
+            resamples: cfg.resamples,
+            allow_cross_testbed,
+            ..CompareOptions::default()
+        }
+    }
+
+    /// These settings with `threshold` as the default and as `metric`'s own
+    /// (a bisect's `--threshold`); unchanged without one.
+    pub fn with_threshold(mut self, metric: &str, threshold: Option<f64>) -> CompareOptions {
+        if let Some(t) = threshold {
+            self.thresholds.default = t;
+            self.thresholds.phases.insert(metric.to_string(), t);
+        }
+        self
+    }
+
     /// Rejects settings under which the statistics are meaningless.
     pub fn validate(&self) -> Result<(), HarnessError> {
         if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Config(format!(
                 "alpha = {}: must lie in (0, 1)",
                 self.alpha
             )));
         }
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Config(format!(
                 "confidence = {}: must lie in (0, 1)",
                 self.confidence
             )));
         }
         if self.resamples < 100 {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Config(format!(
                 "resamples = {}: use at least 100 bootstrap resamples",
                 self.resamples
             )));
         }
         if self.min_samples < 2 {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Config(format!(
                 "min_samples = {}: at least 2 samples per side are needed",
                 self.min_samples
             )));

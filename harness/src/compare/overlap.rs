@@ -241,7 +241,6 @@ pub fn settle_members(rows: &mut [PhaseComparison], groups: &[Group]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Case;
 
     fn span(name: &str, start: f64, ms: f64) -> Span {
         Span {
@@ -256,12 +255,7 @@ mod tests {
     fn sample(spans: Vec<Span>) -> Sample {
         Sample {
             variant: "v".into(),
-            case: Case {
-                suite: "e2e".into(),
-                circuit: "tiny".into(),
-                partitions: 1,
-                backend: crate::model::Backend::Cpu,
-            },
+            case: crate::testkit::case("e2e", "tiny"),
             rep: 0,
             order: 0,
             warmup: false,

@@ -44,12 +44,12 @@ pub fn export(points: &[Point], format: ExportFormat) -> Result<Vec<u8>, Harness
     match format {
         ExportFormat::Json => {
             let mut v = serde_json::to_vec_pretty(points)
-                .map_err(|e| HarnessError::Invalid(format!("cannot serialize the history: {e}")))?;
+                .map_err(|e| HarnessError::Data(format!("cannot serialize the history: {e}")))?;
             v.push(b'\n');
             Ok(v)
         }
         ExportFormat::Csv => {
-            let bad = |e: csv::Error| HarnessError::Invalid(format!("csv: {e}"));
+            let bad = |e: csv::Error| HarnessError::Data(format!("csv: {e}"));
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(COLUMNS).map_err(bad)?;
             for p in points {
@@ -71,7 +71,7 @@ pub fn export(points: &[Point], format: ExportFormat) -> Result<Vec<u8>, Harness
                 ])
                 .map_err(bad)?;
             }
-            w.into_inner().map_err(|e| HarnessError::Invalid(format!("csv: {e}")))
+            w.into_inner().map_err(|e| HarnessError::Data(format!("csv: {e}")))
         }
     }
 }

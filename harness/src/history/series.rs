@@ -3,7 +3,7 @@
 //! in the order they started. Warm-up samples and the reference runners a
 //! night measures beside its own (`*@ref` variants) never enter a series.
 
-use super::Point;
+use super::rows::Point;
 use crate::model::Case;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 //! journal, a busy timeout, and each import one immediate transaction, so two
 //! runners finishing at once both land, one after the other.
 
-use super::{Point, RunRow};
+use super::rows::{Point, RunRow};
 use crate::error::HarnessError;
 use crate::model::{Case, Run};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -62,7 +62,7 @@ pub struct History {
 
 fn db_err(path: &Path, what: &str) -> impl Fn(rusqlite::Error) -> HarnessError {
     let (path, what) = (path.display().to_string(), what.to_string());
-    move |e| HarnessError::Invalid(format!("history {path}: {what}: {e}"))
+    move |e| HarnessError::Data(format!("history {path}: {what}: {e}"))
 }
 
 /// FNV-1a of the run's JSON: tells a re-import of the same run from another run with its id.
@@ -89,7 +89,7 @@ impl History {
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
             .map_err(db_err(path, "not a history database (cannot set its journal)"))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Data(format!(
                 "history {}: journal mode stays `{mode}`, not WAL (a file system without shared memory?)",
                 path.display()
             )));
@@ -112,7 +112,7 @@ impl History {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(db_err(&path, "not a history database"))?;
         if v > SCHEMA_VERSION {
-            return Err(HarnessError::Invalid(format!(
+            return Err(HarnessError::Data(format!(
                 "history {}: schema version {v} is newer than this harness's ({SCHEMA_VERSION})",
                 path.display()
             )));
@@ -145,7 +145,7 @@ impl History {
             return if held == d {
                 Ok(Imported::AlreadyPresent)
             } else {
-                Err(HarnessError::Invalid(format!(
+                Err(HarnessError::Exists(format!(
                     "history {}: run id {} is already held with other samples; refusing to mix two runs under one id",
                     path.display(),
                     run.id

@@ -2,7 +2,7 @@
 
 use super::store::*;
 use crate::model::Run;
-use crate::synthetic::SyntheticRun;
+use crate::testkit::synthetic::SyntheticRun;
 use std::path::Path;
 
 fn run(id: &str, seed: u64) -> Run {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::Exporter;
+use super::exporter::Exporter;
 use crate::error::HarnessError;
 use crate::model::{Case, Comparison};
 use crate::summary::RunSummary;
@@ -77,7 +77,7 @@ struct SummaryValues {
 }
 
 fn write_all<T: Serialize>(records: impl IntoIterator<Item = T>) -> Result<String, HarnessError> {
-    let err = |e: String| HarnessError::Invalid(format!("CSV encoding: {e}"));
+    let err = |e: String| HarnessError::Data(format!("CSV encoding: {e}"));
     let mut w = ::csv::Writer::from_writer(Vec::new());
     for r in records {
         w.serialize(r).map_err(|e| err(e.to_string()))?;

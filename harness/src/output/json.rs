@@ -1,6 +1,6 @@
 //! JSON: the data model as is (pretty-printed, trailing newline).
 
-use super::Exporter;
+use super::exporter::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
 use crate::summary::RunSummary;
@@ -8,7 +8,7 @@ use crate::summary::RunSummary;
 pub struct Json;
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, HarnessError> {
-    let mut s = serde_json::to_string_pretty(v).map_err(|e| HarnessError::Invalid(format!("JSON encoding: {e}")))?;
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| HarnessError::Data(format!("JSON encoding: {e}")))?;
     s.push('\n');
     Ok(s)
 }

@@ -1,8 +1,8 @@
 //! Markdown for CI job summaries: a header line, regressions first, verdict markers.
 
 use super::cells;
+use super::exporter::Exporter;
 use super::table::{median_cell, samples_cell};
-use super::Exporter;
 use crate::error::HarnessError;
 use crate::model::{Comparison, Verdict};
 use crate::summary::RunSummary;

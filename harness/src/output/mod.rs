@@ -3,6 +3,7 @@
 
 pub(crate) mod cells;
 mod csv;
+mod exporter;
 mod json;
 mod markdown;
 mod table;
@@ -12,19 +13,12 @@ pub use self::json::Json;
 pub use self::markdown::Markdown;
 pub use self::table::Table;
 pub use cells::is_tested;
+pub use exporter::Exporter;
 
 use crate::error::HarnessError;
-use crate::model::Comparison;
-use crate::summary::RunSummary;
-
-/// Renders comparisons and run summaries in one format.
-pub trait Exporter {
-    fn comparison(&self, c: &Comparison) -> Result<String, HarnessError>;
-    fn run_summary(&self, s: &RunSummary) -> Result<String, HarnessError>;
-}
 
 /// The output formats (`--format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Aligned terminal table.
     Table,

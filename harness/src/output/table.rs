@@ -1,7 +1,7 @@
 //! Terminal table: aligned columns, verdict column, cross-testbed warning on top.
 
 use super::cells::{self, align};
-use super::Exporter;
+use super::exporter::Exporter;
 use crate::error::HarnessError;
 use crate::model::Comparison;
 use crate::summary::RunSummary;

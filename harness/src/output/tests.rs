@@ -1,8 +1,8 @@
 use super::*;
 use crate::compare::{compare_runs, CompareOptions};
-use crate::model::Verdict;
+use crate::model::{Comparison, Verdict};
 use crate::summary::summarize;
-use crate::synthetic::SyntheticRun;
+use crate::testkit::synthetic::SyntheticRun;
 
 fn build(id: &str, seed: u64, testbed: &str, ntt: f64) -> crate::model::Run {
     SyntheticRun::new(id, seed)

@@ -2,7 +2,7 @@
 //! medians, intervals and verdicts, provenance. No script, no external URL:
 //! opening it fetches nothing. Every piece of text from a run is escaped.
 
-use super::{Report, VERDICTS};
+use super::contents::{Report, VERDICTS};
 use crate::chart::{data, palette::phase_hex};
 use crate::model::{PhaseComparison, Run, Verdict};
 use std::fmt::Write;

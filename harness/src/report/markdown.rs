@@ -2,7 +2,7 @@
 //! the rows that moved or could not be settled, total and top-level medians,
 //! provenance in one line. Table cells are escaped so a name cannot break a row.
 
-use super::Report;
+use super::contents::Report;
 use crate::chart::data;
 use crate::model::{PhaseComparison, Verdict};
 use std::fmt::Write;

@@ -2,93 +2,40 @@
 //! page (`report.html`), a Markdown summary (`summary.md`) and the CSVs
 //! (`samples.csv`, `summary.csv`, one `comparison-*.csv` per comparison).
 
+pub mod contents;
 pub mod html;
 pub mod markdown;
+
+pub use contents::{count_verdicts, Report, CHART_H, CHART_W, VERDICTS};
 
 #[cfg(test)]
 mod tests;
 
-use crate::chart::cmd::{comparisons, load_inputs};
-use crate::chart::render::render_svg;
-use crate::chart::set::build_charts;
+use crate::baseline::BaselineStore;
+use crate::chart::inputs::{comparisons, load_inputs};
+use crate::compare::CompareOptions;
 use crate::config::Config;
 use crate::fsutil::write_atomic;
-use crate::model::{Baseline, Comparison, PhaseComparison, Run, Verdict};
-use crate::{ExitCode, HarnessError};
+use crate::HarnessError;
 use std::path::PathBuf;
 
-/// Verdict names, in the order of [`Report::verdict_counts`].
-pub const VERDICTS: [&str; 5] = ["regressed", "improved", "unchanged", "inconclusive", "overlapped"];
-
-/// Rows per verdict, in the order of [`VERDICTS`].
-pub fn count_verdicts<'a>(rows: impl IntoIterator<Item = &'a PhaseComparison>) -> [usize; 5] {
-    let mut c = [0; 5];
-    for r in rows {
-        c[match r.verdict {
-            Verdict::Regressed => 0,
-            Verdict::Improved => 1,
-            Verdict::Unchanged => 2,
-            Verdict::Inconclusive => 3,
-            Verdict::Overlapped => 4,
-        }] += 1;
-    }
-    c
-}
-
-/// Chart size inside the report, in pixels.
-pub const CHART_W: u32 = 960;
-pub const CHART_H: u32 = 520;
-
-#[derive(clap::Args, Clone, Debug)]
-pub struct ReportArgs {
+/// Which run a report shows, what it is compared with, and where it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportRequest {
     /// Run directory (or its run.json).
     pub run: PathBuf,
-    /// Stored baseline of the run's testbed to compare against; without it the
-    /// run's variants are compared with the reference variant.
-    #[arg(long, value_name = "NAME")]
+    /// Stored baseline of the run's testbed; without it the run's variants
+    /// are compared with the reference variant.
     pub baseline: Option<String>,
     /// Allow a baseline of another testbed (flagged in the report).
-    #[arg(long)]
     pub allow_cross_testbed: bool,
-    /// Variant the others are compared with when there is no baseline
-    /// (default: `baseline` if the run has it, else its first variant).
-    #[arg(long)]
+    /// Variant the others are compared with when there is no baseline.
     pub reference_variant: Option<String>,
     /// Output folder (created if missing).
-    #[arg(long)]
     pub out: PathBuf,
 }
 
-/// Everything a report shows.
-pub struct Report {
-    pub run: Run,
-    pub baseline: Option<Baseline>,
-    pub comparisons: Vec<Comparison>,
-    /// (caption, inline SVG document).
-    pub charts: Vec<(String, String)>,
-}
-
 impl Report {
-    /// Draws the charts of `run` and assembles the report.
-    pub fn build(run: Run, baseline: Option<Baseline>, comparisons: Vec<Comparison>) -> Result<Self, HarnessError> {
-        let history = [&run];
-        let charts = build_charts(&run, &history, baseline.as_ref(), &comparisons)
-            .into_iter()
-            .map(|c| Ok((c.caption, render_svg(&c.chart, CHART_W, CHART_H)?)))
-            .collect::<Result<Vec<_>, HarnessError>>()?;
-        Ok(Report {
-            run,
-            baseline,
-            comparisons,
-            charts,
-        })
-    }
-
-    /// Rows per verdict: regressed, improved, unchanged, inconclusive, overlapped.
-    pub fn verdict_counts(&self) -> [usize; 5] {
-        count_verdicts(self.comparisons.iter().flat_map(|c| c.rows.iter()))
-    }
-
     /// The files of the report: (file name, contents).
     pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>, HarnessError> {
         let mut out = vec![
@@ -112,21 +59,22 @@ impl Report {
     }
 }
 
-pub fn run_report(cfg: &Config, args: &ReportArgs) -> Result<ExitCode, HarnessError> {
-    let dir = cfg.resolve(&cfg.baselines_dir);
+/// Writes the report `req` asks for; returns the files written.
+pub fn write_report(cfg: &Config, req: &ReportRequest) -> Result<Vec<PathBuf>, HarnessError> {
     let inputs = load_inputs(
-        std::slice::from_ref(&args.run),
-        args.baseline.as_deref(),
-        &dir,
-        args.allow_cross_testbed,
+        std::slice::from_ref(&req.run),
+        req.baseline.as_deref(),
+        &BaselineStore::of(cfg),
+        req.allow_cross_testbed,
     )?;
-    let opts = crate::commands::compare::options(cfg, args.allow_cross_testbed);
-    let cmps = comparisons(&inputs, args.reference_variant.as_deref(), &opts)?;
+    let opts = CompareOptions::from_config(cfg, req.allow_cross_testbed);
+    let cmps = comparisons(&inputs, req.reference_variant.as_deref(), &opts)?;
     let report = Report::build(inputs.run, inputs.baseline, cmps)?;
+    let mut written = Vec::new();
     for (name, bytes) in report.files()? {
-        let path = args.out.join(name);
+        let path = req.out.join(name);
         write_atomic(&path, &bytes)?;
-        println!("{}", path.display());
+        written.push(path);
     }
-    Ok(ExitCode::Ok)
+    Ok(written)
 }

@@ -2,8 +2,9 @@
 //! Markdown summary, and the command end to end on a stored run and baseline.
 
 use super::*;
-use crate::chart::fixture;
 use crate::compare::{compare_variants, CompareOptions};
+use crate::model::Run;
+use crate::testkit::chart_runs as fixture;
 
 fn cfg(baselines: &std::path::Path) -> Config {
     let mut c = Config::parse(include_str!("../../../phaseline.toml")).expect("repo config parses");
@@ -95,16 +96,18 @@ fn report_command_writes_html_markdown_and_csvs() {
     let base_dir = tmp.path().join("baselines");
     let mut old = fixture::run("old", &[("baseline", None), ("A1", None)], 6, 3);
     old.provenance.started_utc = "2026-11-30T00:00:00Z".into();
-    crate::baseline::save(&base_dir, "nightly", &old, &run_dir, false).unwrap();
+    crate::baseline::BaselineStore::new(&base_dir)
+        .save("nightly", &old, &run_dir, false)
+        .unwrap();
     let out = tmp.path().join("out");
-    let args = ReportArgs {
+    let args = ReportRequest {
         run: run_dir.clone(),
         baseline: Some("nightly".into()),
         allow_cross_testbed: false,
         reference_variant: None,
         out: out.clone(),
     };
-    assert_eq!(run_report(&cfg(&base_dir), &args).unwrap(), ExitCode::Ok);
+    assert!(!write_report(&cfg(&base_dir), &args).unwrap().is_empty());
     let names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -126,12 +129,12 @@ fn report_command_writes_html_markdown_and_csvs() {
     );
 
     // unknown baseline: a clear error naming it, nothing half-written
-    let bad = ReportArgs {
+    let bad = ReportRequest {
         baseline: Some("nope".into()),
         out: tmp.path().join("out2"),
         ..args
     };
-    let e = run_report(&cfg(&base_dir), &bad).unwrap_err().to_string();
+    let e = write_report(&cfg(&base_dir), &bad).unwrap_err().to_string();
     assert!(e.contains("no baseline `nope`"), "{e}");
     assert!(!tmp.path().join("out2").exists());
 }
@@ -141,7 +144,7 @@ fn chart_command_writes_png_of_the_requested_size() {
     let tmp = tempfile::tempdir().unwrap();
     let run_dir = tmp.path().join("run");
     crate::rundir::save_run(&run_dir, &fixture::pair(4)).unwrap();
-    let args = crate::chart::ChartArgs {
+    let args = crate::chart::ChartRequest {
         runs: vec![run_dir],
         baseline: None,
         allow_cross_testbed: false,
@@ -151,15 +154,13 @@ fn chart_command_writes_png_of_the_requested_size() {
         height: 400,
         reference_variant: Some("missing-variant".into()),
     };
-    let e = crate::chart::run_chart(&cfg(tmp.path()), &args)
-        .unwrap_err()
-        .to_string();
+    let e = crate::chart::draw(&cfg(tmp.path()), &args).unwrap_err().to_string();
     assert!(e.contains("reference variant missing-variant is not in run"), "{e}");
-    let args = crate::chart::ChartArgs {
+    let args = crate::chart::ChartRequest {
         reference_variant: None,
         ..args
     };
-    crate::chart::run_chart(&cfg(tmp.path()), &args).unwrap();
+    crate::chart::draw(&cfg(tmp.path()), &args).unwrap();
     let ratio = tmp.path().join("charts/ratio-e2e-tiny-x1-cpu-a1-vs-baseline.png");
     let img = image::open(&ratio).expect("ratio chart decodes");
     assert_eq!((img.width(), img.height()), (700, 400));

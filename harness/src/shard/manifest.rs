@@ -35,6 +35,20 @@ pub struct RunOptions {
     pub inject_delay: Vec<String>,
 }
 
+impl RunOptions {
+    /// The measurement these options stand for (everything else at its default).
+    pub fn request(&self) -> crate::run_request::RunRequest {
+        crate::run_request::RunRequest {
+            suites: self.suites.clone(),
+            variants: self.variants.clone(),
+            reps: self.reps,
+            warmup: self.warmup,
+            inject_delay: self.inject_delay.clone(),
+            ..Default::default()
+        }
+    }
+}
+
 /// One work unit: the cases one process measures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -134,7 +148,7 @@ impl Manifest {
         let m: Manifest =
             serde_json::from_str(&text).map_err(|e| json_problem(&format!("manifest {}", path.display()), &e))?;
         m.check()
-            .map_err(|why| HarnessError::Invalid(format!("manifest {}: {why}", path.display())))?;
+            .map_err(|why| HarnessError::Data(format!("manifest {}: {why}", path.display())))?;
         Ok(m)
     }
 

@@ -5,7 +5,7 @@
 
 use crate::error::HarnessError;
 use crate::model::{Provenance, Run, RUN_SCHEMA_VERSION};
-use crate::shard::Manifest;
+use crate::shard::manifest::Manifest;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ fn tags(s: &ShardRun) -> Result<(String, usize, usize), HarnessError> {
     let set = &s.run.provenance.settings;
     let get = |k: &str| {
         set.get(k).cloned().ok_or_else(|| {
-            HarnessError::Invalid(format!(
+            HarnessError::Data(format!(
                 "{} is not a shard's run (no `{k}` setting; `phaseline run --shard K --manifest FILE` makes one)",
                 s.dir.display()
             ))
@@ -48,13 +48,13 @@ fn tags(s: &ShardRun) -> Result<(String, usize, usize), HarnessError> {
     let num = |k: &str| -> Result<usize, HarnessError> {
         get(k)?
             .parse()
-            .map_err(|_| HarnessError::Invalid(format!("{}: setting `{k}` is not a number", s.dir.display())))
+            .map_err(|_| HarnessError::Data(format!("{}: setting `{k}` is not a number", s.dir.display())))
     };
     Ok((get(PLAN_KEY)?, num(INDEX_KEY)?, num(UNITS_KEY)?))
 }
 
 fn refuse(msg: String) -> HarnessError {
-    HarnessError::Invalid(msg)
+    HarnessError::Incomparable(msg)
 }
 
 /// Every shard must agree with the first on `what` (plan, testbed, commit, runners).

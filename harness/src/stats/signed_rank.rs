@@ -18,9 +18,9 @@
 //! `wilcox.test(paired = TRUE, correct = TRUE)` does. The two-sided p-value is
 //! `min(1, 2 * min(P(W <= w), P(W >= w)))`.
 
+use super::bootstrap::RatioCi;
 use super::quantile::{median_in_place, quantile_sorted};
 use super::rng::SeededRng;
-use super::RatioCi;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Largest number of non-zero differences that gets the exact distribution.

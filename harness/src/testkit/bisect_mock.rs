@@ -3,7 +3,7 @@
 //! seeded relative noise, and optionally a load drift between measure calls
 //! (every phase of every variant scaled alike, per call). No build, no child process.
 
-use super::Measurer;
+use crate::bisect::measurer::Measurer;
 use crate::model::{BuiltVariant, Case, Provenance, Run, Sample, Testbed, Variant, RUN_SCHEMA_VERSION, TOTAL};
 use crate::stats::SeededRng as Rng;
 use crate::HarnessError;
@@ -203,5 +203,20 @@ impl Measurer for MockMeasurer {
             samples,
             incomplete: None,
         })
+    }
+}
+
+/// Bisect state parameters of a one-flag mock bisect (`x` between the ends, metric `total`).
+pub fn mock_params() -> crate::bisect::state::Params {
+    crate::bisect::state::Params {
+        good: Vec::new(),
+        bad: vec!["x".into()],
+        suite: "e2e".into(),
+        circuit: "mock".into(),
+        metric: "total".into(),
+        reps: 5,
+        max_reps: 20,
+        threshold: 0.03,
+        seed: 1,
     }
 }

@@ -1,40 +1,42 @@
-//! `phaseline chart RUN... [--baseline NAME] --out DIR [--format svg|png]`.
+//! What a chart or report draws: the runs, the baseline, the comparisons, and writing the files.
 
 use super::render::{self, Format};
 use super::set::{build_charts, NamedChart};
-use crate::compare::{compare_runs, compare_variants, CompareOptions};
+use crate::baseline::BaselineStore;
+use crate::compare::{compare_variants, CompareOptions};
 use crate::config::Config;
 use crate::model::{Baseline, Comparison, Run};
-use crate::{ExitCode, HarnessError};
+use crate::HarnessError;
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Clone, Debug)]
-pub struct ChartArgs {
-    /// Run directories (or run.json files). The newest is charted; all of them
-    /// form the trend chart.
-    #[arg(required = true)]
+/// Which runs to chart, against what, and how the files look.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartRequest {
+    /// Run directories (or run.json files); the newest is charted, all form the trend.
     pub runs: Vec<PathBuf>,
-    /// Stored baseline of the run's testbed to compare against (ratio and trend charts).
-    #[arg(long, value_name = "NAME")]
+    /// Stored baseline of the run's testbed to compare against.
     pub baseline: Option<String>,
     /// Allow a baseline of another testbed (flagged in the charts' titles).
-    #[arg(long)]
     pub allow_cross_testbed: bool,
     /// Output folder (created if missing).
-    #[arg(long)]
     pub out: PathBuf,
-    #[arg(long, value_enum, default_value_t = Format::Svg)]
     pub format: Format,
-    /// Image width in pixels.
-    #[arg(long, default_value_t = 960)]
+    /// Image size in pixels.
     pub width: u32,
-    /// Image height in pixels.
-    #[arg(long, default_value_t = 540)]
     pub height: u32,
-    /// Variant the others are compared with when there is no baseline
-    /// (default: `baseline` if the run has it, else its first variant).
-    #[arg(long)]
+    /// Variant the others are compared with when there is no baseline.
     pub reference_variant: Option<String>,
+}
+
+/// Draws the charts `req` asks for; returns the files written.
+pub fn draw(cfg: &Config, req: &ChartRequest) -> Result<Vec<PathBuf>, HarnessError> {
+    let store = BaselineStore::of(cfg);
+    let inputs = load_inputs(&req.runs, req.baseline.as_deref(), &store, req.allow_cross_testbed)?;
+    let opts = CompareOptions::from_config(cfg, req.allow_cross_testbed);
+    let cmps = comparisons(&inputs, req.reference_variant.as_deref(), &opts)?;
+    let history: Vec<&Run> = inputs.history.iter().collect();
+    let charts = build_charts(&inputs.run, &history, inputs.baseline.as_ref(), &cmps);
+    write_charts(&charts, &req.out, req.format, req.width, req.height)
 }
 
 /// Runs loaded for charting: the newest run, all runs oldest first, the baseline.
@@ -48,7 +50,7 @@ pub struct Inputs {
 pub fn load_inputs(
     runs: &[PathBuf],
     baseline: Option<&str>,
-    baselines_dir: &Path,
+    store: &BaselineStore,
     allow_cross: bool,
 ) -> Result<Inputs, HarnessError> {
     let mut history = runs
@@ -63,7 +65,7 @@ pub fn load_inputs(
     check_not_empty(&run, "run")?;
     let baseline = match baseline {
         Some(name) => {
-            let b = crate::baseline::load(baselines_dir, name, &run.testbed.key, allow_cross)?;
+            let b = store.load(name, &run.testbed.key, allow_cross)?;
             check_not_empty(&b.run, "baseline")?;
             Some(b)
         }
@@ -110,10 +112,7 @@ pub fn comparisons(
     opts: &CompareOptions,
 ) -> Result<Vec<Comparison>, HarnessError> {
     if let Some(b) = &inputs.baseline {
-        let mut o = opts.clone();
-        o.reference_label = Some(format!("baseline {}", b.name));
-        o.candidate_label = Some(format!("run {}", inputs.run.id));
-        return Ok(vec![compare_runs(&b.run, &inputs.run, &o)?]);
+        return Ok(vec![crate::baseline::compare_with(b, &inputs.run, opts)?]);
     }
     let reference = reference_variant(&inputs.run, reference)?;
     super::data::variants(&inputs.run)
@@ -144,18 +143,4 @@ pub fn write_charts(
         written.push(path);
     }
     Ok(written)
-}
-
-pub fn run_chart(cfg: &Config, args: &ChartArgs) -> Result<ExitCode, HarnessError> {
-    let dir = cfg.resolve(&cfg.baselines_dir);
-    let inputs = load_inputs(&args.runs, args.baseline.as_deref(), &dir, args.allow_cross_testbed)?;
-    let opts = crate::commands::compare::options(cfg, args.allow_cross_testbed);
-    let cmps = comparisons(&inputs, args.reference_variant.as_deref(), &opts)?;
-    let history: Vec<&Run> = inputs.history.iter().collect();
-    let charts = build_charts(&inputs.run, &history, inputs.baseline.as_ref(), &cmps);
-    let written = write_charts(&charts, &args.out, args.format, args.width, args.height)?;
-    for p in &written {
-        println!("{}", p.display());
-    }
-    Ok(ExitCode::Ok)
 }

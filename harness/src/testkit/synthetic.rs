@@ -6,7 +6,7 @@
 //! Variants are interleaved (A B A B ...) and phases are laid out back to back as spans.
 //!
 //! ```
-//! use phaseline::synthetic::SyntheticRun;
+//! use phaseline::testkit::SyntheticRun;
 //! let run = SyntheticRun::new("r1", 7)
 //!     .variant("baseline", &[])
 //!     .variant("A1", &["smallvec"])

@@ -84,7 +84,7 @@ impl Thresholds {
     /// Checks every value is finite and non-negative; names the bad key.
     pub fn validate(&self) -> Result<(), HarnessError> {
         let bad =
-            |key: &str, v: f64| HarnessError::Invalid(format!("thresholds.{key} = {v}: must be a finite number >= 0"));
+            |key: &str, v: f64| HarnessError::Config(format!("thresholds.{key} = {v}: must be a finite number >= 0"));
         for (key, v) in [("default", self.default), ("floor_ms", self.floor_ms)] {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(bad(key, v));
