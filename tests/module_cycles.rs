@@ -457,28 +457,10 @@ fn graph() -> Graph {
     }
 }
 
-/// How strict a check is about a folder module's edges to its own submodules.
-#[derive(Clone, Copy, PartialEq)]
-enum Facades {
-    /// Every edge counts (the prover: its folder modules hold no items their children use).
-    Count,
-    /// A `mod.rs` (or `lib.rs`) declaring, re-exporting and driving its own submodules is
-    /// not a dependency (the harness: a folder's trait or driver in its `mod.rs`, used by its
-    /// children); every other edge counts, so a cycle between folders is still found.
-    OwnChildrenFree,
-}
-
-/// Fails naming every edge of every cycle of `g`.
-fn assert_acyclic(g: &Graph, facades: Facades) {
-    let mut edges = g.edges();
-    if facades == Facades::OwnChildrenFree {
-        for (a, out) in edges.iter_mut().enumerate() {
-            let f = &g.files[a];
-            if f.dir_owner {
-                out.retain(|&b, _| !(g.files[b].module.starts_with(&f.module) && b != a));
-            }
-        }
-    }
+/// Fails naming every edge of every cycle of `g` (a folder module's edges to its own
+/// submodules count like any other: a trait or driver its children use belongs in a file of its own).
+fn assert_acyclic(g: &Graph) {
+    let edges = g.edges();
     let found = cycles(g.files.len(), &edges);
     let report: Vec<String> = found
         .iter()
@@ -501,14 +483,37 @@ fn assert_acyclic(g: &Graph, facades: Facades) {
 fn no_import_cycle_among_prover_files() {
     let g = graph();
     assert!(g.files.len() > 40, "found only {} files", g.files.len());
-    assert_acyclic(&g, Facades::Count);
+    assert_acyclic(&g);
+}
+
+fn harness() -> Graph {
+    Graph::new(&Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/src"))
 }
 
 #[test]
 fn no_import_cycle_among_harness_files() {
-    let g = Graph::new(&Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/src"));
+    let g = harness();
     assert!(g.files.len() > 80, "found only {} files", g.files.len());
-    assert_acyclic(&g, Facades::OwnChildrenFree);
+    assert_acyclic(&g);
+}
+
+/// The harness's command line (`cli.rs`, `commands/`) uses the domain, never the other way round.
+#[test]
+fn the_harness_domain_never_imports_its_command_line() {
+    let g = harness();
+    let is_cli = |rel: &str| rel == "cli.rs" || rel.starts_with("commands/");
+    for (a, out) in g.edges().iter().enumerate() {
+        let from = &g.files[a].rel;
+        if is_cli(from) || from == "lib.rs" {
+            continue;
+        }
+        let cli: Vec<&str> = out
+            .keys()
+            .map(|&b| g.files[b].rel.as_str())
+            .filter(|t| is_cli(t))
+            .collect();
+        assert!(cli.is_empty(), "{from} imports the command line: {cli:?}");
+    }
 }
 
 #[test]

@@ -104,7 +104,12 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
         ..RunRequest::default()
     };
     let spec = MeasureSpec::from_request(cfg, &req)?;
-    if a.require_gpu && !spec.suites.iter().any(|(_, s)| s.backend == crate::model::Backend::Cuda) {
+    if a.require_gpu
+        && !spec
+            .suites
+            .iter()
+            .any(|(_, s)| s.backend == crate::model::Backend::Cuda)
+    {
         return Err(refuse(format!(
             "--require-gpu: none of the suites ({}) uses the cuda backend; name a GPU suite, e.g. --suite gpu-e2e",
             req.suites.join(", ")
