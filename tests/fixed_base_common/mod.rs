@@ -113,7 +113,7 @@ pub fn setup_equals_cpu(circuit: &str, backend: &str, seed: u64) -> tempfile::Te
     let (gd, cd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let g = setup_record(circuit, backend, gd.path(), seed);
     setup_record(circuit, "cpu", cd.path(), seed);
-    assert_eq!(g.backend, backend);
+    assert_eq!(g.fixed_base.as_deref(), Some(backend), "the record names the fixed-base engine");
     g.check_phases().unwrap();
     let id = &g.circuit.shape_id;
     let file = |d: &Path| std::fs::read(phaseline_prover::groth16::cache::cache_path(d, id)).unwrap();
