@@ -111,12 +111,32 @@ pub fn summary(rep: &Report) -> String {
             cell(&cmp.cand_testbed)
         );
     }
+    // A phase only one side records (another prover's own phases) is no change to list
+    // row by row: such phases are named once per variant and case below the table.
+    let one_sided = |r: &PhaseComparison| r.note.as_deref().is_some_and(|n| n.starts_with("phase missing in"));
     let moved: Vec<&PhaseComparison> = rep
         .comparisons
         .iter()
         .flat_map(|c| c.rows.iter())
-        .filter(|r| r.verdict != Verdict::Unchanged)
+        .filter(|r| r.verdict != Verdict::Unchanged && !one_sided(r))
         .collect();
+    let mut only: std::collections::BTreeMap<(String, String, String), Vec<&str>> = Default::default();
+    for r in rep
+        .comparisons
+        .iter()
+        .flat_map(|c| c.rows.iter())
+        .filter(|r| one_sided(r))
+    {
+        let side = r
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .trim_start_matches("phase missing in ");
+        let who = if side == "reference" { "candidate" } else { "reference" };
+        only.entry((r.variant.clone(), r.case.label(), who.to_string()))
+            .or_default()
+            .push(&r.phase);
+    }
     if moved.is_empty() {
         s.push_str("No phase moved beyond its noise threshold.\n\n");
     } else {
@@ -125,6 +145,22 @@ pub fn summary(rep: &Report) -> String {
         for r in moved {
             s.push_str(&line(r));
         }
+        s.push('\n');
+    }
+    for ((variant, case, who), phases) in &only {
+        let _ = writeln!(
+            s,
+            "- {}, {}: only the {who} records {}.",
+            cell(variant),
+            cell(case),
+            phases
+                .iter()
+                .map(|p| format!("`{}`", p.replace('`', "'")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if !only.is_empty() {
         s.push('\n');
     }
     let variants = data::variants(run);
