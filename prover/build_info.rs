@@ -94,16 +94,7 @@ pub fn gpu_name() -> Option<String> {
     }
 }
 
-pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
-}
+pub use phaseline_record::machine::cpu_model;
 
 #[cfg(test)]
 mod tests {
@@ -115,7 +106,11 @@ mod tests {
         let json = serde_json::to_value(info()).unwrap();
         let r: phaseline_record::RunnerInfo = serde_json::from_value(json).unwrap();
         assert_eq!(r.schema_version, phaseline_record::SCHEMA_VERSION);
-        assert_eq!(r.backends[0], phaseline_record::Backend::Cpu, "cpu is the default backend");
+        assert_eq!(
+            r.backends[0],
+            phaseline_record::Backend::Cpu,
+            "cpu is the default backend"
+        );
         assert!(r.makes_params);
         assert_eq!(r.features, features());
     }

@@ -53,18 +53,8 @@ pub fn derived_key(t: &Testbed) -> String {
     )
 }
 
-/// CPU model from `/proc/cpuinfo` (or `unknown`).
-pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
-}
+/// CPU model from `/proc/cpuinfo` (or `unknown`), as every runner reads it.
+pub use phaseline_record::machine::cpu_model;
 
 /// Logical CPUs online on this machine, whatever this process's affinity mask allows: the
 /// testbed key must not change under `taskset`.

@@ -11,6 +11,7 @@ mod args;
 mod circuit;
 mod head;
 mod info;
+pub mod machine;
 mod mode;
 pub mod names;
 mod params;
