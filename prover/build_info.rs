@@ -1,5 +1,6 @@
 //! What the build script embedded: fingerprint, features, profile, commit.
 
+use phaseline_record::Backend;
 use serde::Serialize;
 
 pub const FINGERPRINT: &str = env!("PHASELINE_FINGERPRINT");
@@ -25,23 +26,25 @@ pub fn features() -> Vec<String> {
 }
 
 /// Features that the given backend does not act on (recorded, never silently ignored).
-pub fn inert_features(backend: &str) -> Vec<String> {
+pub fn inert_features(backend: Backend) -> Vec<String> {
     let inert: &[&str] = match backend {
-        "cpu" => &["pin", "window-tune"],
+        Backend::Cpu => &["pin", "window-tune"],
         // The CUDA backend acts on every optimization feature.
-        "cuda" => &[],
+        Backend::Cuda => &[],
         // smallvec/presize act on our circuits' LC type, which bellperson's
         // synthesis runs through the bridge; the rest are our prover's own.
-        "bellperson" => &["par-bg2", "pin", "window-tune"],
-        _ => &[],
+        Backend::Bellperson => &["par-bg2", "pin", "window-tune"],
+        // Not this runner's backend: nothing of ours runs.
+        Backend::Supraseal => &[],
     };
     features().into_iter().filter(|f| inert.contains(&f.as_str())).collect()
 }
 
-pub fn backends() -> Vec<&'static str> {
-    let mut v = vec!["cpu", "bellperson"];
+/// The backends this build proves on; the first is the default.
+pub fn backends() -> Vec<Backend> {
+    let mut v = vec![Backend::Cpu, Backend::Bellperson];
     if cfg!(feature = "cuda") {
-        v.push("cuda");
+        v.push(Backend::Cuda);
     }
     v
 }
@@ -56,7 +59,7 @@ pub struct Info {
     pub git_commit: &'static str,
     pub git_dirty: bool,
     pub rustc: &'static str,
-    pub backends: Vec<&'static str>,
+    pub backends: Vec<Backend>,
     pub cpu_model: String,
     pub cpu_cores: usize,
     pub gpu: Option<String>,

@@ -12,7 +12,7 @@ use crate::groth16::params::Expected;
 use crate::groth16::{verify::verify_all, Params};
 use crate::phases::Recorder;
 use crate::prove::prover::{EngineChoice, Prover};
-use crate::record::{CircuitInfo, Mode, Record};
+use crate::record::{Backend, CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::setup::fixed_base_choice::for_proving;
 use crate::setup::runner::generate_cached;
@@ -31,7 +31,8 @@ pub struct RunOpts {
     pub partitions: usize,
     pub reps: usize,
     pub warmup: usize,
-    pub backend: String,
+    /// The prover (`--backend`).
+    pub backend: Backend,
     pub params_dir: PathBuf,
     pub params_file: Option<PathBuf>,
     pub verify: bool,
@@ -104,21 +105,20 @@ pub(crate) fn record(
     rec: Recorder,
     total_ms: f64,
     a: AllocCounts,
-) -> Result<Record, ProverError> {
-    let backend = o.backend.parse().map_err(ProverError::InvalidArgument)?;
+) -> Record {
     let r = Repetition {
         mode,
-        backend,
+        backend: o.backend,
         rep,
         warmup: warm,
         delays: &o.delays,
     };
-    Ok(r.record(info, rec, total_ms, a))
+    r.record(info, rec, total_ms, a)
 }
 
 /// The prover `o` names (`--backend`), when this build has it.
 pub(crate) fn prover(o: &RunOpts) -> Result<Prover, ProverError> {
-    Prover::named(&o.backend, o.inject_gpu_alloc)
+    Prover::named(o.backend, o.inject_gpu_alloc)
 }
 
 /// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
@@ -130,7 +130,7 @@ pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
         let (synths, allocs) = synth_all(&cs, &rec)?;
         let total = t.elapsed().as_secs_f64() * 1e3;
         let info = circuit_info(o, &cs[0], &synths[0]);
-        let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs)?;
+        let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs);
         r.check_phases()?;
         sink(r)?;
     }
@@ -155,7 +155,7 @@ pub(crate) fn load_or_setup<C: Circuit>(
     let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
     let dir: &Path = &o.params_dir;
     cache.load_or_generate(&circuit.shape_id(), expected, || {
-        Ok(generate_cached(circuit, dir, for_proving(&o.backend))?)
+        Ok(generate_cached(circuit, dir, for_proving(o.backend))?)
     })
 }
 
@@ -221,7 +221,7 @@ pub(crate) fn prove_rep<C: Circuit>(
     check(&rec, &synths, &proofs)?;
     let total = t.elapsed().as_secs_f64() * 1e3;
     let info = circuit_info(o, &cs[0], &synths[0]);
-    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs)?;
+    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs);
     r.verified = verified;
     r.check_phases()?;
     Ok(r)
@@ -255,7 +255,7 @@ pub(crate) fn prove_rep_bellperson<C: Circuit>(
         None
     };
     let total = t.elapsed().as_secs_f64() * 1e3;
-    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs)?;
+    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs);
     r.allocations_phase = crate::bellperson_backend::PROVE_PHASE.into();
     r.verified = verified;
     r.check_phases()?;

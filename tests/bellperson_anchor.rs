@@ -27,7 +27,7 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
         partitions: 2,
         reps: 1,
         warmup: 0,
-        backend: "bellperson".into(),
+        backend: phaseline_prover::record::Backend::Bellperson,
         params_dir: dir.path().to_path_buf(),
         params_file: None,
         verify: true,
@@ -63,7 +63,7 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
     let mut cpu = Vec::new();
     run_prove(
         &RunOpts {
-            backend: "cpu".into(),
+            backend: phaseline_prover::record::Backend::Cpu,
             verify: false,
             ..o.clone()
         },

@@ -48,7 +48,7 @@ fn setup_with_the_device_code_on_the_host_equals_cpu_and_proofs_verify() {
     eprintln!("seed {seed}");
     for circuit in ["tiny", "small"] {
         let dir = setup_equals_cpu(circuit, "cuda-host", seed);
-        prove_verifies(circuit, "cpu", dir.path(), seed ^ 5);
+        prove_verifies(circuit, phaseline_prover::record::Backend::Cpu, dir.path(), seed ^ 5);
     }
 }
 

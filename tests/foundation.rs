@@ -96,7 +96,7 @@ fn runner_records_every_phase_and_missing_phase_is_rejected() {
         partitions: 2,
         reps: 2,
         warmup: 0,
-        backend: "cpu".into(),
+        backend: phaseline_prover::record::Backend::Cpu,
         params_dir: dir.path().to_path_buf(),
         params_file: None,
         verify: true,

@@ -186,7 +186,7 @@ fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
         partitions,
         reps: 2,
         warmup: 0,
-        backend: "cuda".into(),
+        backend: phaseline_prover::record::Backend::Cuda,
         params_dir: dir.to_path_buf(),
         params_file: None,
         verify: true,

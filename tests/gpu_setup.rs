@@ -48,7 +48,10 @@ fn gpu_setup_files_equal_cpu_and_proofs_verify() {
     let seed = ChaCha20Rng::from_entropy().next_u64() >> 16;
     for circuit in ["tiny", "small"] {
         let dir = setup_equals_cpu(circuit, "cuda", seed);
-        for prover in ["cuda", "cpu"] {
+        for prover in [
+            phaseline_prover::record::Backend::Cuda,
+            phaseline_prover::record::Backend::Cpu,
+        ] {
             prove_verifies(circuit, prover, dir.path(), seed ^ 5);
         }
     }

@@ -12,7 +12,7 @@ fn opts(dir: &std::path::Path) -> RunOpts {
         partitions: 1,
         reps: 1,
         warmup: 0,
-        backend: "cpu".into(),
+        backend: phaseline_prover::record::Backend::Cpu,
         params_dir: dir.to_path_buf(),
         params_file: None,
         verify: true,

@@ -237,7 +237,7 @@ fn prove_path_makes_missing_parameters_with_our_setup() {
         partitions: 1,
         reps: 1,
         warmup: 0,
-        backend: "cpu".into(),
+        backend: phaseline_prover::record::Backend::Cpu,
         params_dir: dir.path().to_path_buf(),
         params_file: None,
         verify: true,

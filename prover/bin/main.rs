@@ -117,7 +117,11 @@ fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
         partitions: 1,
         reps: 1,
         warmup: 0,
-        backend: if s.backend.starts_with("cuda") { "cuda" } else { "cpu" }.into(),
+        backend: if s.backend.starts_with("cuda") {
+            Backend::Cuda
+        } else {
+            Backend::Cpu
+        },
         params_dir: params_dir(s.shared.params_dir.clone()),
         params_file: None,
         verify: false,
@@ -155,7 +159,7 @@ fn delays(list: &[String]) -> Result<BTreeMap<String, f64>> {
     Ok(m)
 }
 
-fn opts(c: &CaseArgs, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify: bool) -> Result<RunOpts> {
+fn opts(c: &CaseArgs, backend: Backend, dir: PathBuf, file: Option<PathBuf>, verify: bool) -> Result<RunOpts> {
     if c.reps == 0 {
         bail!("--reps must be at least 1");
     }
@@ -164,7 +168,7 @@ fn opts(c: &CaseArgs, backend: &str, dir: PathBuf, file: Option<PathBuf>, verify
         partitions: c.partitions,
         reps: c.reps,
         warmup: c.warmup,
-        backend: backend.into(),
+        backend,
         params_dir: dir,
         params_file: file,
         verify,
@@ -222,12 +226,12 @@ fn main() {
 }
 
 /// The backend `prove` was asked for: ours (cpu, cuda) or bellperson's; supraseal-c2 is the anchor's.
-fn backend(b: Option<Backend>) -> Result<&'static str> {
+fn backend(b: Option<Backend>) -> Result<Backend> {
     match b.unwrap_or(Backend::Cpu) {
         Backend::Supraseal => {
             bail!("--backend supraseal is the anchor runner's (phaseline-anchor-supraseal), not this one")
         }
-        b => Ok(b.as_str()),
+        b => Ok(b),
     }
 }
 
@@ -250,7 +254,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             }
         }
         Cmd::Synth(Common { case: c, c1 }) => {
-            let o = opts(&c, "cpu", params_dir(None), None, false)?;
+            let o = opts(&c, Backend::Cpu, params_dir(None), None, false)?;
             let mut sink = Sink::open(&c.json)?;
             if c1.is_some() || real::is_real(&c.circuit) {
                 let o = real_opts(o, &c)?;

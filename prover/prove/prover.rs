@@ -10,6 +10,7 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::synth::Synthesized;
 use blstrs::Scalar as Fr;
+use phaseline_record::Backend;
 
 /// The G1 engine our driver runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,18 +55,18 @@ impl Prover {
     /// The prover named `backend`, when this build has it; `inject_gpu_alloc`
     /// is the CUDA engine's test hook (ignored by the others).
     #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
-    pub fn named(backend: &str, inject_gpu_alloc: u64) -> Result<Prover, ProverError> {
+    pub fn named(backend: Backend, inject_gpu_alloc: u64) -> Result<Prover, ProverError> {
         if !build_info::backends().contains(&backend) {
-            return Err(ProverError::BackendUnavailable(backend.into()));
+            return Err(ProverError::BackendUnavailable(backend.to_string()));
         }
         match backend {
-            "cpu" => Ok(Prover::Ours(EngineChoice::Cpu)),
+            Backend::Cpu => Ok(Prover::Ours(EngineChoice::Cpu)),
             #[cfg(feature = "cuda")]
-            "cuda" => Ok(Prover::Ours(EngineChoice::Cuda(crate::gpu::prove::Hooks {
+            Backend::Cuda => Ok(Prover::Ours(EngineChoice::Cuda(crate::gpu::prove::Hooks {
                 inject_alloc_bytes: inject_gpu_alloc,
             }))),
-            "bellperson" => Ok(Prover::Bellperson),
-            other => Err(ProverError::BackendUnavailable(other.into())),
+            Backend::Bellperson => Ok(Prover::Bellperson),
+            other => Err(ProverError::BackendUnavailable(other.to_string())),
         }
     }
 }
@@ -79,9 +80,10 @@ mod tests {
         for b in build_info::backends() {
             assert!(Prover::named(b, 0).is_ok(), "{b}");
         }
-        assert_eq!(Prover::named("cpu", 0).unwrap(), Prover::Ours(EngineChoice::Cpu));
-        assert_eq!(Prover::named("bellperson", 0).unwrap(), Prover::Bellperson);
-        for b in ["tpu", "CPU", ""] {
+        assert_eq!(Prover::named(Backend::Cpu, 0).unwrap(), Prover::Ours(EngineChoice::Cpu));
+        assert_eq!(Prover::named(Backend::Bellperson, 0).unwrap(), Prover::Bellperson);
+        let unbuilt = Backend::ALL.iter().filter(|b| !build_info::backends().contains(b));
+        for &b in unbuilt {
             assert!(
                 matches!(Prover::named(b, 0), Err(ProverError::BackendUnavailable(_))),
                 "{b}"

@@ -7,14 +7,14 @@ use super::cpu_fixed_base::{CpuFixedBase, CpuProjectiveFixedBase};
 use super::error::SetupError;
 use super::fixed_base::FixedBase;
 use super::table::MAX_WBITS;
+use phaseline_record::Backend;
 
 /// The fixed-base engine that makes missing parameters for a run proving
 /// on `backend`: the GPU's for `cuda`, the CPU's otherwise.
-pub fn for_proving(backend: &str) -> &'static str {
-    if backend == "cuda" {
-        "cuda"
-    } else {
-        "cpu"
+pub fn for_proving(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Cuda => "cuda",
+        Backend::Cpu | Backend::Bellperson | Backend::Supraseal => "cpu",
     }
 }
 
@@ -99,7 +99,7 @@ mod tests {
             let e = backend(bad).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(e.contains("window bits") || e.contains("unknown"), "{bad}: {e}");
         }
-        assert_eq!(for_proving("cuda"), "cuda");
-        assert_eq!(for_proving("bellperson"), "cpu");
+        assert_eq!(for_proving(Backend::Cuda), "cuda");
+        assert_eq!(for_proving(Backend::Bellperson), "cpu");
     }
 }

@@ -113,7 +113,11 @@ pub fn setup_equals_cpu(circuit: &str, backend: &str, seed: u64) -> tempfile::Te
     let (gd, cd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let g = setup_record(circuit, backend, gd.path(), seed);
     setup_record(circuit, "cpu", cd.path(), seed);
-    assert_eq!(g.fixed_base.as_deref(), Some(backend), "the record names the fixed-base engine");
+    assert_eq!(
+        g.fixed_base.as_deref(),
+        Some(backend),
+        "the record names the fixed-base engine"
+    );
     g.check_phases().unwrap();
     let id = &g.circuit.shape_id;
     let file = |d: &Path| std::fs::read(phaseline_prover::groth16::cache::cache_path(d, id)).unwrap();
@@ -125,13 +129,13 @@ pub fn setup_equals_cpu(circuit: &str, backend: &str, seed: u64) -> tempfile::Te
 }
 
 /// One proof of `circuit` by `prover` with the parameters in `dir`, verified.
-pub fn prove_verifies(circuit: &str, prover: &str, dir: &Path, seed: u64) {
+pub fn prove_verifies(circuit: &str, prover: phaseline_prover::record::Backend, dir: &Path, seed: u64) {
     let o = RunOpts {
         circuit: circuit.into(),
         partitions: 1,
         reps: 1,
         warmup: 0,
-        backend: prover.into(),
+        backend: prover,
         params_dir: dir.to_path_buf(),
         params_file: None,
         verify: true,
