@@ -626,9 +626,16 @@ mod tests {
         assert_eq!(cfg.nightly.baseline, "nightly");
         let gpu = &cfg.suites["gpu-e2e"];
         assert_eq!((gpu.mode.as_str(), gpu.backend.as_str()), ("prove", "cuda"));
+        // The GPU phases come from the protocol, not from a list repeated in the config.
+        assert!(gpu.required_phases.is_empty(), "{:?}", gpu.required_phases);
+        let need = phaseline_record::required(gpu.mode, gpu.backend, phaseline_record::Requires::default());
         for p in ["msm_prep", "h2d", "batch_add", "tail_msm", "b_g2", "msm_l"] {
-            assert!(gpu.required_phases.iter().any(|r| r == p), "gpu-e2e lacks {p}");
+            assert!(need.contains(&p), "a cuda record need not carry {p}");
         }
+        assert_eq!(cfg.suites["real"].required_phases, ["verify_filecoin"]);
+        let anchor = &cfg.runners["supraseal"];
+        assert!(anchor.path.is_some() && anchor.features.is_empty());
+        assert_eq!(cfg.runners["bellperson"].backend, Some(Backend::Bellperson));
         assert_eq!(cfg.variants["gpu"], ["cuda"]);
         let mut all = cfg.variants["all"].clone();
         all.insert(0, "cuda".into());

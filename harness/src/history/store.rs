@@ -76,6 +76,27 @@ fn digest(run: &Run) -> String {
     format!("{h:016x}")
 }
 
+/// Whether SQLite refused for a lock another connection holds.
+fn busy(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+}
+
+/// Switches the database to the WAL journal and returns the mode it is in. Two processes
+/// opening one new database at once can get "database is locked" here without SQLite
+/// calling the busy handler (the switch needs the file to itself), so a busy answer is
+/// retried until [`BUSY_TIMEOUT`], as every other statement waits.
+fn wal_mode(conn: &Connection, path: &Path) -> Result<String, HarnessError> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Ok(mode) => return Ok(mode),
+            Err(e) if busy(&e) && std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(db_err(path, "not a history database (cannot set its journal)")(e)),
+        }
+    }
+}
+
 impl History {
     /// Opens (creating when absent, with its directory) the database at `path`.
     pub fn open(path: &Path) -> Result<History, HarnessError> {
@@ -85,9 +106,7 @@ impl History {
         }
         let conn = Connection::open(path).map_err(db_err(path, "cannot open"))?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(db_err(path, "busy timeout"))?;
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-            .map_err(db_err(path, "not a history database (cannot set its journal)"))?;
+        let mode = wal_mode(&conn, path)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(HarnessError::Data(format!(
                 "history {}: journal mode stays `{mode}`, not WAL (a file system without shared memory?)",
