@@ -71,22 +71,4 @@ impl RunnerFolder {
     pub fn get(&self, features: &[String]) -> Option<&Path> {
         self.by_features.get(features).map(|(p, _)| p.as_path())
     }
-
-    /// `v` run by this folder's runner of its feature set, or an error naming the sets there are.
-    pub fn attach(&self, v: Variant) -> Result<Variant, HarnessError> {
-        match self.get(&v.features) {
-            Some(p) => Ok(v.clone().with_runner(p)),
-            None => Err(HarnessError::Invalid(format!(
-                "runner folder {} has no runner with features [{}] (variant `{}`); it has: {}",
-                self.dir.display(),
-                v.feature_list(),
-                v.name,
-                self.by_features
-                    .keys()
-                    .map(|k| format!("[{}]", k.join(",")))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ))),
-        }
-    }
 }

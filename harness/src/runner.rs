@@ -359,52 +359,63 @@ fn run_task(
     Ok(out)
 }
 
-/// Prepares one variant's runner: a given one (a nightly's reference, or a
-/// variant that names its runner), checked by `info --json` and from then on
-/// held to the fingerprint it reported, or one built from the checkout.
+/// Prepares one variant's runner and returns it with its `info --json`: a
+/// given one (a nightly's reference, or a variant that names its runner),
+/// from then on held to the fingerprint it reported, or one built from the
+/// checkout. A runner named by the variant is asked once: its features and
+/// fingerprint are what it says.
 fn prepare_variant(
     spec: &MeasureSpec,
     v: &Variant,
     given: &mut BTreeMap<String, Prebuilt>,
     say: &mut dyn FnMut(String),
-) -> Result<BuiltVariant, HarnessError> {
-    if let (None, Some(bin)) = (given.get(&v.name), &v.runner) {
-        let info = builder::query_info(bin, v)?;
-        if info.schema_version != phaseline_record::SCHEMA_VERSION {
-            return Err(HarnessError::Invalid(format!(
-                "runner {} writes records of schema {} (this harness reads {})",
-                bin.display(),
-                info.schema_version,
-                phaseline_record::SCHEMA_VERSION
-            )));
-        }
-        let p = Prebuilt {
-            binary: bin.clone(),
-            fingerprint: info.fingerprint.clone(),
-            origin: format!("given runner {} {}", info.package_version, info.git_commit),
-        };
-        given.insert(v.name.clone(), p);
-    }
-    match given.get(&v.name) {
-        Some(p) => {
-            let mut v = v.clone();
-            if v.runner.is_some() {
-                // A given runner's features are what it reports.
-                v.features = builder::query_info(&p.binary, &v)?.features;
-                v.features.sort();
-                v.features.dedup();
+) -> Result<(BuiltVariant, RunnerInfo), HarnessError> {
+    let (variant, p, info) = match (given.get(&v.name), &v.runner) {
+        (Some(p), _) => (
+            v.clone(),
+            p.clone(),
+            builder::verify(&p.binary, v, Some(&p.fingerprint))?,
+        ),
+        (None, Some(bin)) => {
+            let info = builder::query_info(bin, v)?;
+            if info.schema_version != phaseline_record::SCHEMA_VERSION {
+                return Err(HarnessError::Invalid(format!(
+                    "runner {} writes records of schema {} (this harness reads {})",
+                    bin.display(),
+                    info.schema_version,
+                    phaseline_record::SCHEMA_VERSION
+                )));
             }
-            builder::verify(&p.binary, &v, Some(&p.fingerprint))?;
-            say(format!("variant `{}`: {} ({})", v.name, p.origin, p.fingerprint));
-            Ok(BuiltVariant {
-                variant: v,
-                fingerprint: p.fingerprint.clone(),
-                binary: p.binary.display().to_string(),
-                cached: true,
-            })
+            let p = Prebuilt {
+                binary: bin.clone(),
+                fingerprint: info.fingerprint.clone(),
+                origin: format!("given runner {} {}", info.package_version, info.git_commit),
+            };
+            given.insert(v.name.clone(), p.clone());
+            (
+                Variant::new(v.name.clone(), info.features.clone()).with_runner(bin),
+                p,
+                info,
+            )
         }
-        None => builder::prepare(&spec.build, v, say),
-    }
+        (None, None) => {
+            let b = builder::prepare(&spec.build, v, say)?;
+            let info = builder::query_info(std::path::Path::new(&b.binary), &b.variant)?;
+            return Ok((b, info));
+        }
+    };
+    let variant = match v.backend {
+        Some(b) => variant.with_backend(b),
+        None => variant,
+    };
+    say(format!("variant `{}`: {} ({})", v.name, p.origin, p.fingerprint));
+    let built = BuiltVariant {
+        variant,
+        fingerprint: p.fingerprint,
+        binary: p.binary.display().to_string(),
+        cached: true,
+    };
+    Ok((built, info))
 }
 
 /// A measurement in progress: runners prepared and checked, parameters made,
@@ -445,9 +456,13 @@ impl<'a> Session<'a> {
         let mut built = Vec::new();
         let mut failed = Vec::new();
         let mut given = spec.prebuilt.clone();
+        let mut infos = Vec::new();
         for v in &spec.variants {
             match prepare_variant(spec, v, &mut given, &mut quiet_say) {
-                Ok(b) => built.push(b),
+                Ok((b, info)) => {
+                    built.push(b);
+                    infos.push(info);
+                }
                 Err(HarnessError::Interrupted(sig)) => return Err(HarnessError::Interrupted(sig)),
                 Err(e) => failed.push(format!("variant `{}`: {e}", v.name)),
             }
@@ -461,10 +476,6 @@ impl<'a> Session<'a> {
             )));
         }
         let cases = cases_of(&spec.suites);
-        let infos = built
-            .iter()
-            .map(|b| builder::query_info(std::path::Path::new(&b.binary), &b.variant))
-            .collect::<Result<Vec<_>, _>>()?;
         let mut backends = BTreeMap::new();
         for (vi, b) in built.iter().enumerate() {
             for (ci, (c, si)) in cases.iter().enumerate() {

@@ -86,9 +86,9 @@ fn fail(msg: &str) -> ! {
     std::process::exit(1)
 }
 
-fn features() -> Vec<String> {
-    let mut f: Vec<String> = match spec().features {
-        Some(f) => f,
+fn features(s: &Spec) -> Vec<String> {
+    let mut f: Vec<String> = match &s.features {
+        Some(f) => f.clone(),
         None => std::env::var("PHASELINE_EXPECT_FEATURES")
             .unwrap_or_default()
             .split(',')
@@ -189,7 +189,7 @@ fn scale(circuit: &str) -> f64 {
 
 fn run(mode: Mode, c: &CaseArgs, backend: Backend) {
     let s = spec();
-    let feats = features();
+    let feats = features(&s);
     let behaviour = s.behaviour.clone().unwrap_or_else(|| "ok".into());
     if let Some(p) = &s.pid_file {
         let line = format!("{}\n", std::process::id());
@@ -324,7 +324,7 @@ fn main() {
     match Cli::parse().cmd {
         RunnerArgs::Info(_) => {
             let s = spec();
-            let feats = features();
+            let feats = features(&s);
             let info = RunnerInfo {
                 schema_version: phaseline_record::SCHEMA_VERSION,
                 package_version: "mock".into(),

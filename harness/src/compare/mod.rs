@@ -19,6 +19,15 @@ pub use calibrate::{calibrate, CalibrateOptions};
 pub use options::{CompareOptions, DEFAULT_SEED};
 pub use phase::decide;
 
+/// The start of a row's note when one side has no values of the phase (`... reference`
+/// or `... candidate`): a phase only the other side records.
+pub const MISSING_IN: &str = "phase missing in ";
+
+/// The side (`reference`, `candidate`) a row's note says lacks the phase, if it says so.
+pub fn missing_side(note: Option<&str>) -> Option<&str> {
+    note.and_then(|n| n.strip_prefix(MISSING_IN))
+}
+
 use crate::error::{ExitCode, HarnessError};
 use crate::model::{Case, Comparison, Run, TOTAL};
 use phase::{compare_family, PhaseData};
@@ -234,7 +243,7 @@ fn family_data(r: &Side, k: &Side, case: &Case, paired: bool) -> Option<Vec<Phas
             if reference.is_empty() && candidate.is_empty() {
                 return None;
             }
-            let missing = |v: &Vec<f64>, role: &str| v.is_empty().then(|| format!("phase missing in {role}"));
+            let missing = |v: &Vec<f64>, role: &str| v.is_empty().then(|| format!("{MISSING_IN}{role}"));
             let pairs = if paired { pairs(r, k, case, &p) } else { None };
             Some(PhaseData {
                 pairs,

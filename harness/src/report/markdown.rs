@@ -113,7 +113,7 @@ pub fn summary(rep: &Report) -> String {
     }
     // A phase only one side records (another prover's own phases) is no change to list
     // row by row: such phases are named once per variant and case below the table.
-    let one_sided = |r: &PhaseComparison| r.note.as_deref().is_some_and(|n| n.starts_with("phase missing in"));
+    let one_sided = |r: &PhaseComparison| crate::compare::missing_side(r.note.as_deref()).is_some();
     let moved: Vec<&PhaseComparison> = rep
         .comparisons
         .iter()
