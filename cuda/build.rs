@@ -80,36 +80,56 @@ pub fn build(root: &Path, archs: &[String]) -> Result<(), String> {
     let out = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let lib = out.join("libphaseline_cuda.a");
     let _ = std::fs::remove_file(&lib);
-    let mut cmd = Command::new(&nvcc);
-    cmd.arg("--lib")
-        .arg("-o")
-        .arg(&lib)
-        .args(["-std=c++17", "-O3", "-DNDEBUG", "-DFEATURE_BLS12_381"])
-        .arg("-DTAKE_RESPONSIBILITY_FOR_ERROR_MESSAGE")
-        .args(["-Xcompiler", "-fPIC,-O2,-Wno-unused-function"])
-        .arg("-I")
-        .arg(&sppark)
-        .arg("-I")
-        .arg(&blst)
-        .arg("-I")
-        .arg(root.join("cuda"));
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    let mut arg = |a: &dyn AsRef<std::ffi::OsStr>| args.push(a.as_ref().to_os_string());
+    for a in ["-std=c++17", "-O3", "-DNDEBUG", "-DFEATURE_BLS12_381"] {
+        arg(&a);
+    }
+    arg(&"-DTAKE_RESPONSIBILITY_FOR_ERROR_MESSAGE");
+    for a in ["-Xcompiler", "-fPIC,-O2,-Wno-unused-function"] {
+        arg(&a);
+    }
+    arg(&"-I");
+    arg(&sppark);
+    arg(&"-I");
+    arg(&blst);
+    arg(&"-I");
+    arg(&root.join("cuda"));
     if blst_uses_adx() {
         // blst's build exports the ADX (mulx) variants on such hosts; its
         // headers must name the same ones.
-        cmd.arg("-D__ADX__");
+        arg(&"-D__ADX__");
     }
     for a in archs {
         let num = &a[3..];
-        cmd.arg("-gencode").arg(format!("arch=compute_{num},code=sm_{num}"));
+        arg(&"-gencode");
+        arg(&format!("arch=compute_{num},code=sm_{num}"));
     }
-    cmd.arg(root.join("cuda/pl_groth16.cu"));
-    cmd.arg(root.join("cuda/pl_fb_host.cpp"));
-    cmd.arg(sppark.join("util/all_gpus.cpp"));
-    let st = cmd
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}; {INSTALL_HINT}", nvcc.display()))?;
-    if !st.success() {
-        return Err(format!("nvcc failed ({st}) compiling cuda/"));
+    arg(&root.join("cuda/pl_groth16.cu"));
+    arg(&root.join("cuda/pl_fb_host.cpp"));
+    arg(&sppark.join("util/all_gpus.cpp"));
+
+    // The CUDA objects do not depend on the crate's cargo features, so builds
+    // of several feature sets share one compile through a cache keyed by
+    // everything nvcc reads (see `cuda_cache`).
+    let cache = cuda_cache(&nvcc, &args, root, &sppark, &blst, &out)?;
+    if let Some(hit) = cache.as_ref().map(|c| c.join("libphaseline_cuda.a")).filter(|p| p.is_file()) {
+        std::fs::copy(&hit, &lib).map_err(|e| format!("copying the cached {}: {e}", hit.display()))?;
+        println!("cargo:warning=CUDA objects from the cache: {}", hit.display());
+    } else {
+        let st = Command::new(&nvcc)
+            .arg("--lib")
+            .arg("-o")
+            .arg(&lib)
+            .args(&args)
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}; {INSTALL_HINT}", nvcc.display()))?;
+        if !st.success() {
+            return Err(format!("nvcc failed ({st}) compiling cuda/"));
+        }
+        if let Some(dir) = cache {
+            store_in_cache(&lib, &dir);
+        }
     }
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=phaseline_cuda");
@@ -129,4 +149,55 @@ pub fn build(root: &Path, archs: &[String]) -> Result<(), String> {
         println!("cargo:rustc-link-lib=dylib={l}");
     }
     Ok(())
+}
+
+/// The cache folder for this compile: `PHASELINE_CUDA_CACHE/KEY`, by default
+/// `phaseline-cuda-cache/KEY` in the profile's folder of the target directory
+/// (so `cargo clean` empties it). KEY hashes nvcc's version, every argument and
+/// the contents of `cuda/`, sppark's and blst's sources, so an entry can never
+/// be stale. `PHASELINE_CUDA_CACHE=off` compiles every time.
+fn cuda_cache(
+    nvcc: &Path,
+    args: &[std::ffi::OsString],
+    root: &Path,
+    sppark: &Path,
+    blst: &Path,
+    out: &Path,
+) -> Result<Option<PathBuf>, String> {
+    println!("cargo:rerun-if-env-changed=PHASELINE_CUDA_CACHE");
+    let base = match env::var_os("PHASELINE_CUDA_CACHE") {
+        Some(v) if v == "off" => return Ok(None),
+        Some(v) if !v.is_empty() => PathBuf::from(v),
+        _ => match out.ancestors().nth(3) {
+            Some(profile_dir) => profile_dir.join("phaseline-cuda-cache"),
+            None => return Ok(None),
+        },
+    };
+    let version = Command::new(nvcc)
+        .arg("--version")
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}; {INSTALL_HINT}", nvcc.display()))?;
+    let mut key = phaseline_fingerprint::ContentKey::new();
+    key.text("nvcc", &String::from_utf8_lossy(&version.stdout));
+    for a in args {
+        key.text("arg", &a.to_string_lossy());
+    }
+    for dir in [root.join("cuda"), sppark.to_path_buf(), blst.to_path_buf()] {
+        key.tree(&dir).map_err(|e| format!("reading {} for the CUDA cache key: {e}", dir.display()))?;
+    }
+    Ok(Some(base.join(key.finish())))
+}
+
+/// Puts a freshly compiled library in the cache: a temporary name, then a
+/// rename, so a concurrent or interrupted build never leaves half a file.
+/// A cache that cannot be written only costs the next build a compile.
+fn store_in_cache(lib: &Path, dir: &Path) {
+    let tmp = dir.join(format!(".libphaseline_cuda.a.{}", std::process::id()));
+    let done = std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::copy(lib, &tmp))
+        .and_then(|_| std::fs::rename(&tmp, dir.join("libphaseline_cuda.a")));
+    if let Err(e) = done {
+        let _ = std::fs::remove_file(&tmp);
+        println!("cargo:warning=CUDA cache not written ({}): {e}", dir.display());
+    }
 }

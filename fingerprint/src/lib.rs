@@ -116,6 +116,53 @@ pub fn fingerprint(root: &Path, key: &BuildKey) -> io::Result<String> {
     Ok(hex::encode(&h.finalize()[..16]))
 }
 
+/// A content key: a hash over named texts and over the contents of files and
+/// folders, for a build cache whose entries can never go stale (every input
+/// of the cached output is part of its key, so a changed input is a miss).
+#[derive(Clone, Default)]
+pub struct ContentKey(Sha256);
+
+impl ContentKey {
+    /// An empty key.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a named text (a flag, a tool's version).
+    pub fn text(&mut self, name: &str, value: &str) -> &mut Self {
+        for part in [name, value] {
+            self.0.update((part.len() as u64).to_le_bytes());
+            self.0.update(part.as_bytes());
+        }
+        self
+    }
+
+    /// Adds every file under `dir` (or `dir` itself, a file): its path
+    /// relative to `dir` and its contents, in sorted order.
+    pub fn tree(&mut self, dir: &Path) -> io::Result<&mut Self> {
+        let mut files = Vec::new();
+        if dir.is_file() {
+            files.push(PathBuf::new());
+        } else {
+            walk(dir, dir, &mut files)?;
+        }
+        files.sort();
+        self.text("tree", &dir.to_string_lossy());
+        for rel in files {
+            let bytes = fs::read(if rel.as_os_str().is_empty() { dir.to_path_buf() } else { dir.join(&rel) })?;
+            self.text("file", &rel.to_string_lossy().replace('\\', "/"));
+            self.0.update((bytes.len() as u64).to_le_bytes());
+            self.0.update(&bytes);
+        }
+        Ok(self)
+    }
+
+    /// The key: hex SHA-256 (first 16 bytes).
+    pub fn finish(&self) -> String {
+        hex::encode(&self.0.clone().finalize()[..16])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +211,24 @@ mod tests {
         let f1 = fingerprint(&dir, &k).unwrap();
         fs::write(dir.join("circuits/src/lib.rs"), "pub mod cs; ").unwrap();
         assert_ne!(f1, fingerprint(&dir, &k).unwrap());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn content_key_follows_every_file_and_text() {
+        let dir = std::env::temp_dir().join(format!("plfp-k-{}", std::process::id()));
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        fs::write(dir.join("a.cu"), "a").unwrap();
+        fs::write(dir.join("sub/b.cuh"), "b").unwrap();
+        let key = |flag: &str| ContentKey::new().text("flag", flag).tree(&dir).unwrap().finish();
+        let k1 = key("-O3");
+        assert_eq!(k1, key("-O3"));
+        assert_ne!(k1, key("-O2"));
+        fs::write(dir.join("sub/b.cuh"), "b2").unwrap();
+        let k2 = key("-O3");
+        assert_ne!(k1, k2);
+        fs::write(dir.join("sub/c.cuh"), "").unwrap();
+        assert_ne!(k2, key("-O3"), "a new empty file changes the key");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
