@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, everything a GPU host without a Rust
 # toolchain needs: the runner once per GPU feature set and the GPU test
-# binary, all with `--features cuda`, debug info stripped, in one folder with
-# a run script.
+# binary, all with `--features cuda`, the harness (`phaseline`) and its
+# config, debug info stripped, in one folder with a run script.
 #
 #   scripts/gpu-bundle.sh [DIR]            (default: target/gpu-bundle)
 #   GPU_BUNDLE_VARIANTS="off all" scripts/gpu-bundle.sh   (subset of variants)
@@ -35,6 +35,9 @@ for v in $VARIANTS; do
 done
 
 scripts/gpu-test-binaries.sh "$DIR/bin"
+cargo build --release -p phaseline --bin phaseline
+strip --strip-debug -o "$DIR/bin/phaseline" "$TARGET/release/phaseline"
+cp phaseline.toml "$DIR/phaseline.toml"
 cp scripts/gpu-run-all.sh "$DIR/run-all.sh"
 chmod +x "$DIR/run-all.sh"
 size=$(du -sb "$DIR" | cut -f1)

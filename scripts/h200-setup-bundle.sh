@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds, on a machine without a GPU, the folder scripts/h200-setup.sh runs
-# from on a GPU host: the runner with `--features cuda`, the GPU test
-# binaries (tests/gpu_setup.rs, tests/gpu.rs) and the script, debug info
-# stripped, under 64 MiB.
+# from on a GPU host: the runner with `--features cuda`, the harness
+# (`phaseline`) and its config, the GPU test binaries (tests/gpu_setup.rs,
+# tests/gpu.rs) and the script, debug info stripped, under 64 MiB.
 #
 #   scripts/h200-setup-bundle.sh [DIR]     (default: target/h200-setup-bundle)
 #
@@ -14,6 +14,9 @@ TARGET=${CARGO_TARGET_DIR:-target}
 mkdir -p "$DIR"
 cargo build --release --locked --features cuda --bin phaseline-prover
 strip --strip-debug -o "$DIR/phaseline-prover" "$TARGET/release/phaseline-prover"
+cargo build --release --locked -p phaseline --bin phaseline
+strip --strip-debug -o "$DIR/phaseline" "$TARGET/release/phaseline"
+cp phaseline.toml "$DIR/phaseline.toml"
 scripts/gpu-test-binaries.sh "$DIR" --locked
 cp scripts/h200-setup.sh "$DIR/h200-setup.sh"
 chmod +x "$DIR/h200-setup.sh"

@@ -4,20 +4,25 @@
 #
 #   h200-setup.sh BUNDLE OUT PLAN [LIMIT_S]
 #
+# Setups are measured by the harness: `phaseline run --suite gpu-setup` with
+# the bundle's runner as prebuilt variants (`ours`: the GPU backend,
+# `ours-cpu`: the same binary on the CPU backend, `bellperson`: bellperson's
+# generator in it), each run rendered by `phaseline report` (per-phase table,
+# end to end, intervals, charts): OUT/runs/NAME and OUT/reports/NAME.
+#
 # PLAN `check`: the GPU test binaries (tests/gpu_setup.rs, tests/gpu.rs) with
 # --include-ignored and PHASELINE_REQUIRE_GPU=1, then `setup --backend
-# cuda:W` on `medium` for several window sizes W.
-# PLAN `all`: the essentials of both in one sitting (see below).
-# PLAN `xxl`: `setup --backend cuda` for xxl alone, when the disk allows.
-# PLAN `measure`: `setup` on the GPU backend for medium, large and xl (shape
-# recorded, then again with the shape loaded), a proof of xl on the GPU with
-# the xl parameters just made (verified by the runner), setup on the CPU
-# backend for medium and large, bellperson's generator for medium, then xxl
-# on the GPU when the time and the disk allow.
+# cuda:W` on `medium` for several window sizes W (records kept as they are).
+# PLAN `measure`: the `gpu-setup` suite (medium, large, xl; a warm-up that
+# records the shape, then setups that load it), a proof of xl on the GPU with
+# the xl parameters just made (verified by the runner), GPU against CPU at
+# large, GPU against bellperson's generator at medium.
+# PLAN `all`: the GPU setup tests first, then `measure`.
+# PLAN `xxl`: the GPU setup of xxl alone (one warm-up, one setup), when the disk allows.
 # Items run in order; before each the script checks that its estimate fits
 # in LIMIT_S (default 540) and skips it otherwise, and each runs under a
 # timeout of the time left, so a partial run still returns every finished
-# item. OUT gets records.jsonl (every record, appended as each item ends),
+# item. OUT gets runs/, reports/, records.jsonl (records of `rec` items),
 # items.jsonl (name, rc, wall ms, or skipped), tests.txt, env.txt, log.txt.
 set -uo pipefail
 B=$(cd "${1:?usage: h200-setup.sh BUNDLE OUT PLAN [LIMIT_S]}" && pwd)
@@ -26,7 +31,24 @@ O=$(cd "$2" && pwd)
 PLAN=${3:?usage: h200-setup.sh BUNDLE OUT PLAN [LIMIT_S]}
 LIMIT=${4:-540}
 BIN=$B/phaseline-prover
-W=$(mktemp -d) # parameter folders, one per item
+W=$(mktemp -d) # parameter folders, the harness's config and parameters
+# The shipped config, with the bundle's runner as the variants of these runs.
+CFG=$W/phaseline.toml
+cp "$B/phaseline.toml" "$CFG"
+cat >>"$CFG" <<EOF
+
+[runners.ours]
+path = "$BIN"
+backend = "cuda"
+
+[runners.ours-cpu]
+path = "$BIN"
+backend = "cpu"
+
+[runners.bellperson-generator]
+path = "$BIN"
+backend = "bellperson"
+EOF
 T0=$(date +%s%N)
 elapsed() { echo $((($(date +%s%N) - T0) / 1000000000)); }
 log() { echo "$(date -u +%H:%M:%S) [$(elapsed)s] $*" >>"$O/log.txt"; }
@@ -82,6 +104,31 @@ tests() {
     return $rc
 }
 
+# measure NAME EST_S RUN_ARGS...: `phaseline run --suite gpu-setup` into
+# OUT/runs/NAME, then its report into OUT/reports/NAME.
+measure() {
+    local name=$1 est=$2
+    shift 2
+    run "$name" "$est" "$B/phaseline" --config "$CFG" run --suite gpu-setup --progress lines \
+        --out "$O/runs/$name" "$@"
+    local rc=$?
+    if [ -f "$O/runs/$name/run.json" ]; then
+        "$B/phaseline" --config "$CFG" report "$O/runs/$name" --out "$O/reports/$name" >>"$O/log.txt" 2>&1
+    fi
+    return $rc
+}
+
+# The measurement plan; the xl parameters are kept for the proof.
+measure_all() {
+    measure gpu-setup 200 --variant ours
+    rec prove-xl-cuda 150 prove --circuit xl --backend cuda --params-dir "$W/params" --reps 1 --warmup 0
+    rm -f "$W/params"/*.params
+    measure gpu-cpu-large 150 --circuit large --variant ours --variant ours-cpu
+    rm -f "$W/params"/*.params
+    measure gpu-bellperson-medium 200 --circuit medium --reps 3 --variant ours --variant bellperson-generator
+    rm -f "$W/params"/*.params
+}
+
 case $PLAN in
 check)
     tests gpu-setup-tests 150
@@ -91,57 +138,21 @@ check)
     tests gpu-tests 120
     ;;
 measure)
-    for c in medium large xl; do
-        est=$(case $c in medium) echo 20 ;; large) echo 40 ;; xl) echo 120 ;; esac)
-        rec "cuda-$c" "$est" setup --circuit $c --backend cuda --toxic-seed 1 --params-dir "$W/$c"
-        rec "cuda-$c-loaded" "$est" setup --circuit $c --backend cuda --toxic-seed 1 --params-dir "$W/$c"
-        [ $c = xl ] || rm -f "$W/$c"/*.params
-    done
-    rec prove-xl-cuda 150 prove --circuit xl --backend cuda --params-dir "$W/xl" --reps 1 --warmup 0
-    rm -rf "$W/xl"
-    for c in medium large; do
-        rec "cpu-$c" "$( [ $c = medium ] && echo 30 || echo 90)" setup --circuit $c --backend cpu --toxic-seed 1 --params-dir "$W/$c"
-        rm -f "$W/$c"/*.params
-    done
-    rec bellperson-medium 90 setup --circuit medium --generator bellperson --toxic-seed 1 --params-dir "$W/bp"
-    rm -rf "$W/bp"
-    free_gb=$(df -BG --output=avail "$W" | tail -1 | tr -dc 0-9)
-    log "disk free: ${free_gb} GiB"
-    if [ "${free_gb:-0}" -gt 30 ]; then
-        rec cuda-xxl 280 setup --circuit xxl --backend cuda --toxic-seed 1 --params-dir "$W/xxl"
-    fi
+    measure_all
     ;;
 all)
-    # One sitting, most needed first: the new GPU tests, the GPU setup at
-    # large and xl, the xl proof, the comparisons at medium and large, then
-    # window sizes, the cached-shape repeat and synthesis while time is left.
     tests gpu-setup-tests 60
-    rec cuda-medium 15 setup --circuit medium --backend cuda --toxic-seed 1 --params-dir "$W/medium"
-    rec cuda-large 30 setup --circuit large --backend cuda --toxic-seed 1 --params-dir "$W/large"
-    rec cuda-xl 80 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
-    rec prove-xl-cuda 120 prove --circuit xl --backend cuda --params-dir "$W/xl" --reps 1 --warmup 0
-    rm -f "$W/xl"/*.params
-    rec cpu-medium 20 setup --circuit medium --backend cpu --toxic-seed 1 --params-dir "$W/medium"
-    rec cpu-large 50 setup --circuit large --backend cpu --toxic-seed 1 --params-dir "$W/large"
-    rec bellperson-medium 70 setup --circuit medium --generator bellperson --toxic-seed 1 --params-dir "$W/bp"
-    rm -rf "$W/bp"
-    for w in 10 13 16; do
-        rec "cuda$w-large" 20 setup --circuit large --backend "cuda:$w" --toxic-seed 1 --params-dir "$W/large"
-    done
-    rec cuda-xl-loaded 50 setup --circuit xl --backend cuda --toxic-seed 1 --params-dir "$W/xl"
-    # Synthesis since the allocator and engine fixes (medium x10 took
-    # 3.4-4.2 s here before them, supraseal-c2's whole proof 2.2 s).
-    rec synth-medium-x10 40 synth --circuit medium --partitions 10 --reps 3 --warmup 1
-    rec synth-medium-x1 15 synth --circuit medium --reps 5 --warmup 1
+    measure_all
     ;;
 xxl)
     # 2^26 on its own: about 24 GB of parameters, so the disk is checked first.
     free_gb=$(df -BG --output=avail "$W" | tail -1 | tr -dc 0-9)
     log "disk free: ${free_gb} GiB"
     if [ "${free_gb:-0}" -gt 30 ]; then
-        rec cuda-xxl $((LIMIT - 20)) setup --circuit xxl --backend cuda --toxic-seed 1 --params-dir "$W/xxl"
+        # One setup (the shape recorded in it): a second would need the disk twice.
+        measure gpu-setup-xxl $((LIMIT - 20)) --circuit xxl --reps 1 --warmup 0 --timeout $((LIMIT - 40)) --variant ours
     else
-        echo "{\"item\":\"cuda-xxl\",\"skipped\":true,\"disk_free_gib\":${free_gb:-0}}" >>"$O/items.jsonl"
+        echo "{\"item\":\"gpu-setup-xxl\",\"skipped\":true,\"disk_free_gib\":${free_gb:-0}}" >>"$O/items.jsonl"
     fi
     ;;
 *)

@@ -71,7 +71,8 @@ pub struct RunnerDef {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Suite {
-    /// Runner subcommand: `synth` or `prove`.
+    /// Runner subcommand: `synth`, `prove` or `setup` (parameter generation,
+    /// one setup per process; see [`check_setup`]).
     pub mode: Mode,
     #[serde(default = "default_backend")]
     pub backend: Backend,
@@ -317,6 +318,35 @@ pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
     Ok(())
 }
 
+/// A `setup` suite (config or command line) measures one setup per process:
+/// one partition, no in-process warm-up (the runner's `setup` makes one set of
+/// parameters), variants alternating (`block` would need repetitions in one process).
+pub fn check_setup(name: &str, s: &Suite) -> Result<(), HarnessError> {
+    if s.mode != Mode::Setup {
+        return Ok(());
+    }
+    let k = |f: &str| format!("suites.{name}.{f}");
+    if s.partitions != [1] {
+        return Err(bad(
+            &k("partitions"),
+            "a setup suite makes the parameters of one circuit: use [1]",
+        ));
+    }
+    if s.inner_warmup != 0 {
+        return Err(bad(
+            &k("inner_warmup"),
+            "a setup runs once per process: use `warmup` (a process of its own) instead",
+        ));
+    }
+    if s.interleave != Interleave::Alternate {
+        return Err(bad(
+            &k("interleave"),
+            "a setup runs once per process: only `alternate` applies",
+        ));
+    }
+    Ok(())
+}
+
 fn bad(key: &str, msg: impl std::fmt::Display) -> HarnessError {
     HarnessError::Config(format!("config key `{key}`: {msg}"))
 }
@@ -454,9 +484,6 @@ impl Config {
             if name == "all" {
                 return Err(bad("suites.all", "`all` is reserved for every suite"));
             }
-            if s.mode == Mode::Setup {
-                return Err(bad(&k("mode"), "`setup` is not a suite mode: use synth or prove"));
-            }
             for p in &s.required_phases {
                 if !phaseline_record::names::is_known(p) {
                     return Err(bad(
@@ -472,6 +499,7 @@ impl Config {
                 return Err(bad(&k("partitions"), "needs values of at least 1"));
             }
             check_counts(name, s)?;
+            check_setup(name, s)?;
             if let Some(f) = s.floor_ms {
                 if !(f.is_finite() && f >= 0.0) {
                     return Err(bad(&k("floor_ms"), "must be a number of milliseconds >= 0"));
@@ -607,6 +635,40 @@ mod tests {
         assert_eq!(cfg.select_suites(&["gpu-e2e".into()]).unwrap()[0].0, "gpu-e2e");
         let both = cfg.select_suites(&["all".into(), "gpu-e2e".into()]).unwrap();
         assert_eq!(both.len(), 3);
+    }
+
+    #[test]
+    fn setup_suites_measure_one_setup_per_process() {
+        let base = include_str!("../../phaseline.toml");
+        let cfg = Config::parse(base).expect("phaseline.toml parses");
+        let (cpu, gpu) = (&cfg.suites["setup"], &cfg.suites["gpu-setup"]);
+        assert_eq!((cpu.mode, cpu.backend), (Mode::Setup, Backend::Cpu));
+        assert_eq!((gpu.mode, gpu.backend), (Mode::Setup, Backend::Cuda));
+        assert_eq!(gpu.circuits, ["medium", "large", "xl"]);
+        assert!(!cpu.in_all && !gpu.in_all);
+        assert_eq!(cfg.runners["gpu-cpu"].backend, Some(Backend::Cpu));
+        let with = |line: &str| {
+            let text = base.replace(
+                "[suites.setup]\nmode = \"setup\"\n",
+                &format!("[suites.setup]\nmode = \"setup\"\n{line}\n"),
+            );
+            assert_ne!(text, base);
+            Config::parse(&text).unwrap_err().to_string()
+        };
+        let e = with("partitions = [1, 2]");
+        assert!(
+            e.contains("suites.setup.partitions") && e.contains("one circuit"),
+            "{e}"
+        );
+        let e = with("inner_warmup = 1");
+        assert!(e.contains("suites.setup.inner_warmup"), "{e}");
+        let text = base.replace(
+            "timeout_s = 120\ninterleave = \"alternate\"\nin_all = false",
+            "timeout_s = 120\ninterleave = \"block\"\nin_all = false",
+        );
+        assert_ne!(text, base);
+        let e = Config::parse(&text).unwrap_err().to_string();
+        assert!(e.contains("suites.setup.interleave") && e.contains("alternate"), "{e}");
     }
 
     #[test]

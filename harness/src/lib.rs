@@ -22,7 +22,8 @@
 //! - `stats`, `compare`: pure statistics; comparisons, verdicts, calibration.
 //! - `thresholds`: noise thresholds, one type for the config and the comparisons.
 //! - `output`: export formats of comparisons and run summaries (`summary`).
-//! - `testkit` (tests and the `testkit` feature only): synthetic runs, the bisect mock, chart runs.
+//! - `testkit` (tests and the `testkit` feature only): synthetic runs, the bisect mock, chart runs,
+//!   the mock runner's model.
 //! - `phases`: the phase vocabulary of prover records.
 //! - `shard`: shard manifests for schedulers, and merging the shards' runs.
 

@@ -8,6 +8,7 @@ use crate::error::HarnessError;
 use crate::model::Variant;
 use crate::progress;
 use crate::runner::MeasureSpec;
+use phaseline_record::Mode;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -114,7 +115,13 @@ impl MeasureSpec {
         }
         for (name, s) in &suites {
             crate::config::check_counts(name, s)
+                .and_then(|()| crate::config::check_setup(name, s))
                 .map_err(|e| HarnessError::Invalid(format!("{e} (from the command line or the config)")))?;
+            if s.mode == Mode::Setup && !req.inject_delay.is_empty() {
+                return Err(HarnessError::Invalid(format!(
+                    "--inject-delay does not apply to suite `{name}`: a runner's `setup` takes no delays"
+                )));
+            }
         }
         let specs = req.variant_specs(&cfg.default.variants);
         let variants = crate::variant::parse_all(&specs, cfg)?;

@@ -151,6 +151,7 @@ fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize
             circuit: c.circuit.clone(),
             params_dir: Some(spec.params_dir.clone()),
             if_missing: !spec.regenerate_params,
+            ..SetupArgs::default()
         });
         let job = Job {
             program: PathBuf::from(&runner.binary),
@@ -191,7 +192,16 @@ fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, backend: Backend,
     };
     match s.mode {
         Mode::Synth => RunnerArgs::Synth(case),
-        Mode::Prove | Mode::Setup => RunnerArgs::Prove(ProveArgs {
+        // One setup per process, into the parameter directory (the cached
+        // parameters are replaced by the measured ones; the shape cached
+        // beside them is reused, so a warm-up records it).
+        Mode::Setup => RunnerArgs::Setup(SetupArgs::measured(
+            &c.circuit,
+            backend,
+            spec.params_dir.clone(),
+            json.to_path_buf(),
+        )),
+        Mode::Prove => RunnerArgs::Prove(ProveArgs {
             case,
             backend: Some(backend),
             params_dir: Some(spec.params_dir.clone()),
@@ -480,6 +490,13 @@ impl<'a> Session<'a> {
         for (vi, b) in built.iter().enumerate() {
             for (ci, (c, si)) in cases.iter().enumerate() {
                 let mode = spec.suites[*si].1.mode;
+                if mode == Mode::Setup && !infos[vi].makes_params {
+                    return Err(HarnessError::Invalid(format!(
+                        "variant `{}` cannot run case {} (setup): its runner makes no parameter files",
+                        b.variant.name,
+                        c.label()
+                    )));
+                }
                 backends.insert((vi, ci), backend_for(&b.variant, &infos[vi], c, mode)?);
             }
         }

@@ -85,13 +85,20 @@ fn checked_name<'a>(name: &'a str, spec: &str) -> Result<&'a str, HarnessError> 
     Ok(name)
 }
 
-/// Parses every spec, refusing repeated names and features the prover does not declare.
+/// Parses every spec, refusing repeated names and features the prover does not
+/// declare (its manifest is read only when a variant names features, so a
+/// folder with a config and prebuilt runners needs no checkout).
 pub fn parse_all(specs: &[String], cfg: &Config) -> Result<Vec<Variant>, HarnessError> {
-    let declared = declared_features(&cfg.root)?;
+    let mut declared = None;
     let mut out: Vec<Variant> = Vec::new();
     for s in specs {
         let v = parse(s, cfg)?;
-        check_features(&v, &declared)?;
+        if declared.is_none() && !v.features.is_empty() {
+            declared = Some(declared_features(&cfg.root)?);
+        }
+        if let Some(d) = &declared {
+            check_features(&v, d)?;
+        }
         if out.iter().any(|o| o.name == v.name) {
             return Err(HarnessError::Invalid(format!("variant `{}` is given twice", v.name)));
         }

@@ -87,19 +87,31 @@ struct C1Args {
 struct ProverSetup {
     #[command(flatten)]
     shared: SetupArgs,
-    /// Fixed-base backend of our generator: cpu, cpu-projective, cuda[:BITS] or
-    /// cuda-host[:BITS] (the GPU code built for the host: a check, not a fast path).
-    #[arg(long, default_value = "cpu")]
-    backend: String,
-    /// JSON Lines output (one record).
-    #[arg(long)]
-    json: Option<PathBuf>,
     /// Known toxic waste from this seed (tests, reproducible runs); random when absent.
     #[arg(long = "toxic-seed", alias = "seed")]
     toxic_seed: Option<u64>,
-    /// Generator: phaseline (ours) or bellperson (its generate_random_parameters).
+    /// Generator: phaseline (ours) or bellperson (its generate_random_parameters;
+    /// `--backend bellperson` says the same).
     #[arg(long, default_value = "phaseline")]
     generator: String,
+}
+
+impl ProverSetup {
+    /// The fixed-base backend of our generator (`--backend`): cpu (default),
+    /// cpu-projective, cuda[:BITS] or cuda-host[:BITS] (the GPU code built for
+    /// the host: a check, not a fast path); `bellperson` names the other generator.
+    fn fixed_base(&self) -> &str {
+        self.shared.backend.as_deref().unwrap_or("cpu")
+    }
+
+    fn generator(&self) -> Result<Generator> {
+        match (self.generator.as_str(), self.fixed_base()) {
+            ("phaseline", "bellperson") | ("bellperson", "cpu" | "bellperson") => Ok(Generator::Bellperson),
+            ("bellperson", b) => bail!("--generator bellperson has no fixed-base backend: drop --backend {b}"),
+            ("phaseline", _) => Ok(Generator::Phaseline),
+            (g, _) => bail!("--generator wants phaseline or bellperson, got `{g}`"),
+        }
+    }
 }
 
 /// `setup --if-missing`, and `setup` of a real circuit (whose parameters are
@@ -107,7 +119,7 @@ struct ProverSetup {
 /// check, made and cached otherwise (a real circuit's first removed unless
 /// `--if-missing`).
 fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
-    if s.generator != "phaseline" || s.toxic_seed.is_some() {
+    if s.generator()? != Generator::Phaseline || s.toxic_seed.is_some() {
         bail!(
             "--if-missing and real circuits use our generator with random toxic waste: drop --generator/--toxic-seed"
         );
@@ -117,7 +129,7 @@ fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
         partitions: 1,
         reps: 1,
         warmup: 0,
-        backend: if s.backend.starts_with("cuda") {
+        backend: if s.fixed_base().starts_with("cuda") {
             Backend::Cuda
         } else {
             Backend::Cpu
@@ -291,19 +303,18 @@ fn dispatch(cli: Cli) -> Result<()> {
             eprintln!("parameters of `{}`: {}", s.shared.circuit, path.display());
         }
         Cmd::Setup(s) => {
-            let generator = match s.generator.as_str() {
-                "phaseline" => Generator::Phaseline,
-                "bellperson" => Generator::Bellperson,
-                g => bail!("--generator wants phaseline or bellperson, got `{g}`"),
-            };
+            let generator = s.generator()?;
             let o = SetupOpts {
-                circuit: s.shared.circuit,
-                backend: s.backend,
+                circuit: s.shared.circuit.clone(),
+                backend: match generator {
+                    Generator::Bellperson => "cpu".into(),
+                    Generator::Phaseline => s.fixed_base().into(),
+                },
                 generator,
-                params_dir: params_dir(s.shared.params_dir),
+                params_dir: params_dir(s.shared.params_dir.clone()),
                 toxic_seed: s.toxic_seed,
             };
-            let mut sink = Sink::open(&s.json)?;
+            let mut sink = Sink::open(&s.shared.json)?;
             run_setup(&o, &mut |r| sink.put(r))?;
         }
     }

@@ -79,6 +79,27 @@ pub struct SetupArgs {
     /// Keep cached parameters that pass their check; make them only when absent.
     #[cfg_attr(feature = "cli", arg(long))]
     pub if_missing: bool,
+    /// Who makes the parameters: a backend's name (`cpu`, `cuda`; `bellperson`
+    /// for its generator), or a runner's own finer choice (ours: `cuda:BITS`,
+    /// `cpu-projective`). Default: the runner's first backend.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub backend: Option<String>,
+    /// JSON Lines output: one record of the setup (default: stdout).
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub json: Option<PathBuf>,
+}
+
+impl SetupArgs {
+    /// A measured setup of `circuit` by `backend` into `params_dir`, its record to `json`.
+    pub fn measured(circuit: &str, backend: Backend, params_dir: PathBuf, json: PathBuf) -> SetupArgs {
+        SetupArgs {
+            circuit: circuit.into(),
+            params_dir: Some(params_dir),
+            if_missing: false,
+            backend: Some(backend.as_str().into()),
+            json: Some(json),
+        }
+    }
 }
 
 /// `info`: the runner's self-description.
@@ -158,6 +179,12 @@ impl RunnerArgs {
                 if s.if_missing {
                     v.push("--if-missing".into());
                 }
+                if let Some(b) = &s.backend {
+                    flag(&mut v, "--backend", b);
+                }
+                if let Some(j) = &s.json {
+                    flag(&mut v, "--json", j);
+                }
             }
             RunnerArgs::Info(i) => {
                 if i.json {
@@ -199,6 +226,19 @@ impl RunnerArgs {
                 circuit: "medium".into(),
                 params_dir: Some("p".into()),
                 if_missing: true,
+                backend: None,
+                json: None,
+            }),
+            RunnerArgs::Setup(SetupArgs::measured(
+                "small",
+                Backend::Cuda,
+                "p q".into(),
+                "out dir/s.jsonl".into(),
+            )),
+            RunnerArgs::Setup(SetupArgs {
+                circuit: "tiny".into(),
+                backend: Some("cuda:13".into()),
+                ..SetupArgs::default()
             }),
             RunnerArgs::Info(InfoArgs { json: true }),
         ]

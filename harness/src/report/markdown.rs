@@ -59,31 +59,45 @@ fn line(r: &PhaseComparison) -> String {
 
 /// One table of every case: end to end and prove part (end to end minus
 /// synthesis and verification), median ms per variant; the table a comparison
-/// of provers (ours against supraseal-c2) is read from.
+/// of provers (ours against supraseal-c2) is read from. A case without
+/// synthesis (a setup) has no prove part, and a run of such cases no row of it.
 fn headline(s: &mut String, run: &crate::model::Run, variants: &[String]) {
-    let _ = writeln!(
-        s,
-        "End to end and prove part (end to end minus synthesis and verification), median ms:\n"
-    );
+    let fmt = |x: Option<f64>| x.map(|m| format!("{m:.1}")).unwrap_or_else(|| "-".into());
+    let rows: Vec<(String, Vec<String>, Option<Vec<String>>)> = data::cases(run)
+        .into_iter()
+        .map(|case| {
+            let e2e = variants
+                .iter()
+                .map(|v| fmt(data::median(&data::values(run, v, &case, crate::model::TOTAL))))
+                .collect();
+            let parts: Vec<Option<f64>> = variants
+                .iter()
+                .map(|v| data::median(&data::prove_part_values(run, v, &case)))
+                .collect();
+            let part = parts
+                .iter()
+                .any(Option::is_some)
+                .then(|| parts.into_iter().map(fmt).collect());
+            (cell(&case.label()), e2e, part)
+        })
+        .collect();
+    let title = if rows.iter().any(|r| r.2.is_some()) {
+        "End to end and prove part (end to end minus synthesis and verification), median ms:"
+    } else {
+        "End to end, median ms:"
+    };
+    let _ = writeln!(s, "{title}\n");
     let _ = writeln!(
         s,
         "| case | | {} |",
         variants.iter().map(|v| cell(v)).collect::<Vec<_>>().join(" | ")
     );
     let _ = writeln!(s, "|---|---|{}", "---:|".repeat(variants.len()));
-    let fmt = |x: Option<f64>| x.map(|m| format!("{m:.1}")).unwrap_or_else(|| "-".into());
-    for case in data::cases(run) {
-        let e2e: Vec<String> = variants
-            .iter()
-            .map(|v| fmt(data::median(&data::values(run, v, &case, crate::model::TOTAL))))
-            .collect();
-        let part: Vec<String> = variants
-            .iter()
-            .map(|v| fmt(data::median(&data::prove_part_values(run, v, &case))))
-            .collect();
-        let label = cell(&case.label());
+    for (label, e2e, part) in rows {
         let _ = writeln!(s, "| {label} | end to end | {} |", e2e.join(" | "));
-        let _ = writeln!(s, "| {label} | prove part | {} |", part.join(" | "));
+        if let Some(part) = part {
+            let _ = writeln!(s, "| {label} | prove part | {} |", part.join(" | "));
+        }
     }
     s.push('\n');
 }

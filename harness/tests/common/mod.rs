@@ -205,3 +205,37 @@ pub fn pids(file: &Path) -> Vec<i32> {
         .filter_map(|l| l.trim().parse().ok())
         .collect()
 }
+
+/// The workspace root (the repository).
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root")
+}
+
+/// A copy of the mock at `dst` with the spec it reads beside itself
+/// (`NAME.mock-spec.json`): a prebuilt runner of a fake bundle.
+pub fn mock_runner_at(dst: &Path, spec: &str) {
+    std::fs::copy(MOCK, dst).expect("copy mock");
+    let name = dst.file_name().expect("name").to_string_lossy();
+    std::fs::write(dst.with_file_name(format!("{name}.mock-spec.json")), spec).expect("spec");
+}
+
+/// `bash SCRIPT ARGS` with `env` (no mock spec from the caller's environment): exit code and output.
+pub fn bash(script: &Path, args: &[&Path], env: &[(&str, &str)]) -> (i32, String) {
+    let mut c = Command::new("bash");
+    c.arg(script).args(args).env_remove("PHASELINE_MOCK_SPEC");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().expect("bash runs");
+    let all = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code().unwrap_or(-1), all)
+}
+
+/// The run directory `dir`, loaded.
+pub fn run_of(dir: &Path) -> phaseline::model::Run {
+    phaseline::rundir::load_run(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+}
