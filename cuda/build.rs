@@ -113,7 +113,11 @@ pub fn build(root: &Path, archs: &[String]) -> Result<(), String> {
     // of several feature sets share one compile through a cache keyed by
     // everything nvcc reads (see `cuda_cache`).
     let cache = cuda_cache(&nvcc, &args, root, &sppark, &blst, &out)?;
-    if let Some(hit) = cache.as_ref().map(|c| c.join("libphaseline_cuda.a")).filter(|p| p.is_file()) {
+    if let Some(hit) = cache
+        .as_ref()
+        .map(|c| c.join("libphaseline_cuda.a"))
+        .filter(|p| p.is_file())
+    {
         std::fs::copy(&hit, &lib).map_err(|e| format!("copying the cached {}: {e}", hit.display()))?;
         println!("cargo:warning=CUDA objects from the cache: {}", hit.display());
     } else {
@@ -183,7 +187,8 @@ fn cuda_cache(
         key.text("arg", &a.to_string_lossy());
     }
     for dir in [root.join("cuda"), sppark.to_path_buf(), blst.to_path_buf()] {
-        key.tree(&dir).map_err(|e| format!("reading {} for the CUDA cache key: {e}", dir.display()))?;
+        key.tree(&dir)
+            .map_err(|e| format!("reading {} for the CUDA cache key: {e}", dir.display()))?;
     }
     Ok(Some(base.join(key.finish())))
 }

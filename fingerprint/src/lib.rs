@@ -149,7 +149,11 @@ impl ContentKey {
         files.sort();
         self.text("tree", &dir.to_string_lossy());
         for rel in files {
-            let bytes = fs::read(if rel.as_os_str().is_empty() { dir.to_path_buf() } else { dir.join(&rel) })?;
+            let bytes = fs::read(if rel.as_os_str().is_empty() {
+                dir.to_path_buf()
+            } else {
+                dir.join(&rel)
+            })?;
             self.text("file", &rel.to_string_lossy().replace('\\', "/"));
             self.0.update((bytes.len() as u64).to_le_bytes());
             self.0.update(&bytes);

@@ -181,7 +181,7 @@ fn scale(circuit: &str) -> f64 {
     match preset {
         "tiny" => 1.0,
         "small" => 10.0,
-        "medium" | "large" | "xl" | "xxl" | "porep-32g" => 100.0,
+        "medium" | "large" | "xl" | "xxl" | "sha-32g" | "porep-32g" => 100.0,
         _ if circuit.starts_with("porep-real:") => 100.0,
         _ => fail(&format!("unknown circuit preset `{circuit}`")),
     }
