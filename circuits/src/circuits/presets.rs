@@ -22,7 +22,7 @@ const TABLE: &[(&str, usize, usize, usize)] = &[
 
 /// One partition of a 32 GiB sector's C2 proof (10 partitions), as
 /// published: 130,278,869 constraints, 130,169,893 aux, A density 99.7%, B
-/// density 25.4% (docs/presets.md gives the sources).
+/// density 25.4% (docs/presets.md says where from).
 pub const PARTITION_32G_CONSTRAINTS: usize = 130_278_869;
 pub const PARTITION_32G_AUX: usize = 130_169_893;
 
