@@ -76,6 +76,10 @@ impl Mix {
             None => (rest, None),
         };
         let pct = |s: &str| -> Result<f64, String> {
+            // Three decimals at most: the shape id carries three.
+            if s.split_once('.').is_some_and(|(_, f)| f.len() > 3) {
+                return Err(format!("mix `{text}`: `{s}` has more than 3 decimals"));
+            }
             let v: f64 = s.parse().map_err(|_| bad())?;
             if !(0.0..100.0).contains(&v) || !v.is_finite() {
                 return Err(format!("mix `{text}`: `{s}` is not a percentage below 100"));
@@ -258,6 +262,7 @@ mod tests {
         assert_eq!(m, Mix::Shares(shares(0.033, 0.0239, Some(0.266))));
         assert_eq!(m.suffix(), "-mix3.3b2.39d26.6");
         assert_eq!(Mix::parse("1.63b1.19").unwrap().suffix(), "-mix1.63b1.19");
+        assert!(Mix::parse("1.2944b1").unwrap_err().contains("3 decimals"));
         for bad in [
             "", "x", "3b", "b2", "3.3b2.4d", "3b4", "120b1", "3b2d1", "3bxd2", "-1b0",
         ] {

@@ -31,8 +31,9 @@ pub struct PorepCircuit {
     pub maj_a_dense: bool,
     /// The scalar mix (`None`: the plain shape, whose own share of aux values
     /// neither 0 nor 1 is about 0.5% at `medium`). The real PoRep C2
-    /// partitions have 1.3-3.3% such values (docs/presets.md).
-    pub mix: Option<Mix>,
+    /// partitions have 1.3-3.3% such values (docs/presets.md). Private: set
+    /// only through [`Self::with_mix`], which checks that it can be reached.
+    mix: Option<Mix>,
 }
 
 impl std::fmt::Debug for PorepCircuit {
@@ -79,6 +80,17 @@ impl PorepCircuit {
         self.mix = Some(mix);
         self.padding()?;
         Ok(self)
+    }
+
+    /// The scalar mix, if any.
+    pub fn mix(&self) -> Option<Mix> {
+        self.mix
+    }
+
+    /// This shape without its scalar mix.
+    pub fn without_mix(mut self) -> Self {
+        self.mix = None;
+        self
     }
 
     /// The padding of the mix: (squares of `-mixN`, chains of a share target).

@@ -79,11 +79,7 @@ pub fn preset(name: &str, seed: u64) -> Result<PorepCircuit, String> {
     let (base_name, mix) = split_mix(name)?;
     let c = base(base_name, seed)?;
     match mix {
-        Some(m) => {
-            let mut plain = c;
-            plain.mix = None;
-            plain.with_mix(m).map_err(|e| format!("preset `{name}`: {e}"))
-        }
+        Some(m) => c.without_mix().with_mix(m).map_err(|e| format!("preset `{name}`: {e}")),
         None => Ok(c),
     }
 }
