@@ -24,18 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The preset-style name prefix of real circuits.
-pub const PREFIX: &str = "porep-real:";
-
-/// Optimization features that act on nothing in a real circuit's synthesis
-/// (recorded in its records' `inert_features`). `presize` (A2) pre-sizes our
-/// engine's vectors from the circuit's size hint, which a real circuit does
-/// not have, and our circuits' own vectors and LCs, which it does not use: a
-/// 2 KiB synthesis made the same 20,236,313 allocations and 575,803
-/// reallocations with and without it. Given a hint, it removed 125 of those
-/// reallocations (the engine's vectors; the rest are in filecoin-proofs' and
-/// bellpepper's gadgets) and no measurable time (docs/real-circuit.md).
-/// `smallvec` (A1) acts: the adapter builds our LC type for every constraint.
-pub const INERT_FEATURES: &[&str] = &["presize"];
+pub const PREFIX: &str = phaseline_real::NAME_PREFIX;
 
 /// Whether a circuit name names a real circuit.
 pub fn is_real(circuit: &str) -> bool {
