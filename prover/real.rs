@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The preset-style name prefix of real circuits.
-pub const PREFIX: &str = "porep-real:";
+pub const PREFIX: &str = phaseline_real::NAME_PREFIX;
 
 /// Whether a circuit name names a real circuit.
 pub fn is_real(circuit: &str) -> bool {

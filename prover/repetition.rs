@@ -32,7 +32,7 @@ impl Repetition<'_> {
             build_info::FINGERPRINT.into(),
             build_info::GIT_COMMIT.into(),
         );
-        head.inert_features = build_info::inert_features(self.backend);
+        head.inert_features = build_info::inert_features(self.backend, &info.name);
         head.rep = self.rep;
         head.warmup = self.warmup;
         head.circuit = info;

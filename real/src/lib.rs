@@ -17,3 +17,6 @@ pub use circuit::{blank_circuit, partition_circuits, RealCircuit};
 pub use error::RealError;
 pub use input::{read_c1, C1};
 pub use sector::Sector;
+
+/// The prefix of a real circuit's preset-style name (`porep-real:2KiB`).
+pub const NAME_PREFIX: &str = "porep-real:";

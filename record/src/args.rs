@@ -12,8 +12,9 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CaseArgs {
-    /// Circuit preset (tiny, small, medium, large, xl, xxl, porep-32g, a `-mixN`
-    /// variant of one) or a real PoRep circuit, porep-real:2KiB|8MiB|512MiB.
+    /// Circuit preset (tiny, small, medium, large, xl, xxl, sha-32g, porep-32g;
+    /// with a scalar mix `-mixN` or `-mixObB[dD]`, docs/presets.md) or a real
+    /// PoRep circuit, porep-real:2KiB|8MiB|512MiB.
     #[cfg_attr(feature = "cli", arg(long, default_value = "tiny"))]
     pub circuit: String,
     /// Circuits of one shape proved in one batch.

@@ -128,6 +128,18 @@ impl Bit {
 
     /// SHA-256 majority: `bc = b*c`, then `a * (b + c - 2bc) = maj - bc`.
     pub fn maj<C: Cs>(cs: &mut C, a: &Bit, b: &Bit, c: &Bit) -> Result<Bit, CsError> {
+        Self::maj_with(cs, a, b, c, false)
+    }
+
+    /// [`Bit::maj`] with the factors of its second constraint swapped,
+    /// `(b + c - 2bc) * a = maj - bc`: the same system, but `bc` appears in
+    /// A (with [`Bit::maj`] it is in B and C only, one aux value in 13 of a
+    /// compression that A never covers).
+    pub fn maj_a_dense<C: Cs>(cs: &mut C, a: &Bit, b: &Bit, c: &Bit) -> Result<Bit, CsError> {
+        Self::maj_with(cs, a, b, c, true)
+    }
+
+    fn maj_with<C: Cs>(cs: &mut C, a: &Bit, b: &Bit, c: &Bit, swap: bool) -> Result<Bit, CsError> {
         if let (Some(av), Some(bv), Some(cv)) = (const_of(a), const_of(b), const_of(c)) {
             return Ok(Bit::Const((av & bv) | (av & cv) | (bv & cv)));
         }
@@ -139,7 +151,11 @@ impl Bit {
         let m = Bit::alloc_unchecked(cs, v)?;
         let inner = b.lc().add_lc(Fr::ONE, &c.lc()).add_lc(-Fr::ONE.double(), &bc.lc());
         let rhs = m.lc().add_lc(-Fr::ONE, &bc.lc());
-        cs.enforce(a.lc(), inner, rhs);
+        if swap {
+            cs.enforce(inner, a.lc(), rhs);
+        } else {
+            cs.enforce(a.lc(), inner, rhs);
+        }
         Ok(m)
     }
 }

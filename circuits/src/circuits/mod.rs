@@ -2,6 +2,7 @@
 //! SHA-256, a Poseidon-style hash, and a PoRep-partition-shaped circuit.
 
 pub mod boolean;
+pub mod mix;
 pub mod porep;
 pub mod poseidon;
 pub mod presets;

@@ -61,7 +61,15 @@ pub fn compress_native(state: [u32; 8], block: &[u32; 16], rounds: usize) -> [u3
 }
 
 /// In-circuit compression. `block` must hold `message_words(rounds)` words.
-pub fn compress<C: Cs>(cs: &mut C, state: &[Word; 8], block: &[Word], rounds: usize) -> Result<[Word; 8], CsError> {
+/// One compression of `rounds` rounds; `maj_a_dense` selects [`Bit::maj_a_dense`]
+/// over [`Bit::maj`] (same constraint count, more of its aux in A).
+pub fn compress<C: Cs>(
+    cs: &mut C,
+    state: &[Word; 8],
+    block: &[Word],
+    rounds: usize,
+    maj_a_dense: bool,
+) -> Result<[Word; 8], CsError> {
     assert!((1..=64).contains(&rounds));
     assert_eq!(block.len(), message_words(rounds));
     let mut w: Vec<Word> = if PRESIZE {
@@ -84,7 +92,11 @@ pub fn compress<C: Cs>(cs: &mut C, state: &[Word; 8], block: &[Word], rounds: us
         let s1 = Word::xor3(cs, &e.rotr(6), &e.rotr(11), &e.rotr(25))?;
         let ch = Word::map3(cs, &e, &f, &g, Bit::ch)?;
         let s0 = Word::xor3(cs, &a.rotr(2), &a.rotr(13), &a.rotr(22))?;
-        let maj = Word::map3(cs, &a, &b, &c, Bit::maj)?;
+        let maj = if maj_a_dense {
+            Word::map3(cs, &a, &b, &c, Bit::maj_a_dense)?
+        } else {
+            Word::map3(cs, &a, &b, &c, Bit::maj)?
+        };
         let new_e = Word::add_many(cs, &[&d, &h, &s1, &ch, wt], K[t])?;
         let new_a = Word::add_many(cs, &[&h, &s1, &ch, wt, &s0, &maj], K[t])?;
         h = g;
@@ -144,7 +156,7 @@ mod tests {
             .iter()
             .map(|x| Word::alloc(&mut cs, Some(*x)).unwrap())
             .collect();
-        let out = compress(&mut cs, &st, &msg, rounds).unwrap();
+        let out = compress(&mut cs, &st, &msg, rounds, rounds.is_multiple_of(2)).unwrap();
         assert!(cs.is_satisfied(), "unsatisfied: {:?}", cs.first_failure());
         let count = cs.num_constraints() - before;
         (out.iter().map(|w| w.value().unwrap()).collect(), count)

@@ -54,3 +54,41 @@ impl Cs for TestCs {
         self.constraints.push((a, b, c));
     }
 }
+
+/// What a synthesized circuit's witness looks like, as shares of its aux values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shares {
+    /// Aux values neither 0 nor 1.
+    pub other: f64,
+    /// Aux values neither 0 nor 1 whose variable appears in B.
+    pub b_other: f64,
+    /// Aux variables appearing in A.
+    pub a_density: f64,
+    /// Aux variables appearing in B.
+    pub b_density: f64,
+}
+
+impl TestCs {
+    /// The shares of this system's aux values (see [`Shares`]).
+    pub fn shares(&self) -> Shares {
+        let n = self.aux.len();
+        let (mut in_a, mut in_b) = (vec![false; n], vec![false; n]);
+        for (a, b, _) in &self.constraints {
+            for (lc, seen) in [(a, &mut in_a), (b, &mut in_b)] {
+                for (v, _) in &lc.terms {
+                    if let Var::Aux(i) = v {
+                        seen[*i as usize] = true;
+                    }
+                }
+            }
+        }
+        let other: Vec<bool> = self.aux.iter().map(|v| *v != Fr::ZERO && *v != Fr::ONE).collect();
+        let share = |k: usize| k as f64 / n.max(1) as f64;
+        Shares {
+            other: share(other.iter().filter(|x| **x).count()),
+            b_other: share((0..n).filter(|&i| other[i] && in_b[i]).count()),
+            a_density: share(in_a.iter().filter(|x| **x).count()),
+            b_density: share(in_b.iter().filter(|x| **x).count()),
+        }
+    }
+}

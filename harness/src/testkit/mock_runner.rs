@@ -170,7 +170,7 @@ pub fn scale(circuit: &str) -> Result<f64, String> {
     match preset {
         "tiny" => Ok(1.0),
         "small" => Ok(10.0),
-        "medium" | "large" | "xl" | "xxl" | "porep-32g" => Ok(100.0),
+        "medium" | "large" | "xl" | "xxl" | "sha-32g" | "porep-32g" => Ok(100.0),
         _ if circuit.starts_with("porep-real:") => Ok(100.0),
         _ => Err(format!("unknown circuit preset `{circuit}`")),
     }
