@@ -3,53 +3,35 @@
 //! parameter setup of `tiny`, ours against bellperson's generator, then
 //! renders the report.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn phaseline(root: &Path, args: &[&str], out: &Path) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_phaseline"))
-        .arg("--config")
-        .arg(root.join("phaseline.toml"))
-        .args(args)
-        .arg(out)
-        .output()
-        .expect("run phaseline");
-    let all = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(o.status.code(), Some(0), "{all}");
-    all
-}
+use common::run_shipped;
 
 #[test]
 fn tiny_setup_measured_and_reported() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let root = common::repo_root();
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("run");
-    phaseline(
-        root,
-        &[
-            "run",
-            "--suite",
-            "setup",
-            "--circuit",
-            "tiny",
-            "--reps",
-            "2",
-            "--warmup",
-            "1",
-            "--variant",
-            "baseline=",
-            "--variant",
-            "bellperson",
-            "--progress",
-            "lines",
-            "--out",
-        ],
+    let o = run_shipped(&[
+        &"run",
+        &"--suite",
+        &"setup",
+        &"--circuit",
+        &"tiny",
+        &"--reps",
+        &"2",
+        &"--warmup",
+        &"1",
+        &"--variant",
+        &"baseline=",
+        &"--variant",
+        &"bellperson",
+        &"--progress",
+        &"lines",
+        &"--out",
         &dir,
-    );
+    ]);
+    assert_eq!(o.code, 0, "{}", o.all());
     let run = phaseline::rundir::load_run(&dir).expect("a valid run directory");
     assert_eq!(run.samples.len(), 6, "2 variants x (1 warm-up + 2 setups)");
     let fps: Vec<&str> = run.variants.iter().map(|v| v.fingerprint.as_str()).collect();
@@ -88,7 +70,8 @@ fn tiny_setup_measured_and_reported() {
     assert!(params > 0);
 
     let rep = tmp.path().join("report");
-    phaseline(root, &["report", dir.to_str().expect("utf-8 path"), "--out"], &rep);
+    let o = run_shipped(&[&"report", &dir, &"--out", &rep]);
+    assert_eq!(o.code, 0, "{}", o.all());
     let md = std::fs::read_to_string(rep.join("summary.md")).expect("summary.md");
     for p in ["fixed_base_g1", "qap_eval", "bellperson_generate"] {
         assert!(md.contains(&p.replace('_', "\\_")), "summary.md lacks {p}:\n{md}");

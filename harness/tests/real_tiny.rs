@@ -2,44 +2,34 @@
 //! this workspace (shared target directory, fingerprint cache) and proves the
 //! `tiny` preset twice with each, interleaved.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+
+use common::run_shipped;
 
 #[test]
 fn tiny_preset_two_variants_end_to_end() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
     let out = tempfile::tempdir().expect("temp dir");
     let dir = out.path().join("run");
-    let o = Command::new(env!("CARGO_BIN_EXE_phaseline"))
-        .args(["--config"])
-        .arg(root.join("phaseline.toml"))
-        .args([
-            "run",
-            "--suite",
-            "e2e",
-            "--circuit",
-            "tiny",
-            "--reps",
-            "2",
-            "--warmup",
-            "0",
-            "--variant",
-            "baseline=",
-            "--variant",
-            "A1=smallvec",
-            "--progress",
-            "lines",
-            "--out",
-        ])
-        .arg(&dir)
-        .output()
-        .expect("run phaseline");
-    let all = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(o.status.code(), Some(0), "{all}");
+    let o = run_shipped(&[
+        &"run",
+        &"--suite",
+        &"e2e",
+        &"--circuit",
+        &"tiny",
+        &"--reps",
+        &"2",
+        &"--warmup",
+        &"0",
+        &"--variant",
+        &"baseline=",
+        &"--variant",
+        &"A1=smallvec",
+        &"--progress",
+        &"lines",
+        &"--out",
+        &dir,
+    ]);
+    assert_eq!(o.code, 0, "{}", o.all());
     let run = phaseline::rundir::load_run(&dir).expect("a valid run directory");
     assert_eq!(run.samples.len(), 4);
     // Interleaved, the order turned round on every other repetition: baseline, A1, A1, baseline.

@@ -211,6 +211,23 @@ pub fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root")
 }
 
+/// `phaseline --config <repository>/phaseline.toml ARGS` (the shipped config,
+/// real runners built in this workspace): exit code and output.
+pub fn run_shipped(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Out {
+    let o = Command::new(PHASELINE)
+        .arg("--config")
+        .arg(repo_root().join("phaseline.toml"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .env_remove("PHASELINE_MOCK_SPEC")
+        .output()
+        .expect("run phaseline");
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
 /// A copy of the mock at `dst` with the spec it reads beside itself
 /// (`NAME.mock-spec.json`): a prebuilt runner of a fake bundle.
 pub fn mock_runner_at(dst: &Path, spec: &str) {
