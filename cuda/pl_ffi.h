@@ -45,7 +45,13 @@ typedef struct {
     uint32_t window_tune;       // window per MSM from its own size
     uint64_t shared_window_n;   // size the shared window is chosen for (0: each call's point count)
     uint64_t inject_alloc_bytes;// test hook: one extra device allocation of this size
+    uint32_t par_bg2;           // B_G2 driven by its own host thread beside the G1 work
+    uint32_t pad;
 } pl_opts;
+
+// Point groups of a device-resident point set.
+#define PL_GROUP_G1 1u          // blst_p1_affine, 96 bytes; Jacobian results 144 bytes
+#define PL_GROUP_G2 2u          // blst_p2_affine, 192 bytes; Jacobian results 288 bytes
 
 // One MSM split by scalar class over a device-resident point set:
 // indices whose scalar is 1 (summed by batch addition) and the indices and
@@ -73,8 +79,9 @@ typedef struct pl_points pl_points;
 pl_error pl_init(char* name, size_t name_len, uint32_t* sm_count, uint64_t* mem_bytes);
 void pl_free_message(char* message);
 
-pl_error pl_points_upload(const void* host_affine, size_t n, const pl_opts* opts,
-                          pl_points** out, pl_phases* phases);
+// Copies n affine points of `group` (PL_GROUP_G1 or PL_GROUP_G2) to the device.
+pl_error pl_points_upload(const void* host_affine, size_t n, uint32_t group,
+                          const pl_opts* opts, pl_points** out, pl_phases* phases);
 void pl_points_free(pl_points* p);
 
 pl_error pl_ntt(void* inout, uint32_t lg_n, uint32_t inverse, uint32_t coset);
@@ -83,15 +90,20 @@ pl_error pl_h_poly(const void* a, const void* b, const void* c, size_t len,
                    uint32_t lg_n, const void* z_inv, void* out_coeffs,
                    const pl_opts* opts, pl_phases* phases);
 
+// One split MSM over a point set of either group; out: one Jacobian point
+// of that group.
 pl_error pl_split_msm(const pl_points* points, const pl_split* job,
                       const pl_opts* opts, void* out_jacobian, pl_phases* phases);
 
-// G1 work of a batch of circuits of one shape: H (NTT + MSM), L, A, B_G1.
-// out: 4 Jacobian points per circuit in the order H, L, A, B_G1.
-pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
-                     const pl_points* b_g1, const pl_circuit* circuits,
-                     size_t n_circuits, uint32_t lg_n, const void* z_inv,
-                     const pl_opts* opts, void* out, pl_phases* phases);
+// The MSM work of a batch of circuits of one shape: H (NTT + MSM), L, A,
+// B_G1 in G1 and B_G2 in G2 (the B split against the G2 points).
+// out_g1: 4 G1 Jacobian points per circuit in the order H, L, A, B_G1;
+// out_g2: one G2 Jacobian point per circuit.
+pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
+                  const pl_points* b_g1, const pl_points* b_g2,
+                  const pl_circuit* circuits, size_t n_circuits, uint32_t lg_n,
+                  const void* z_inv, const pl_opts* opts, void* out_g1, void* out_g2,
+                  pl_phases* phases);
 
 // Fixed-base batch multiplication of the Groth16 setup: out[i] = scalars[i] * g
 // as affine points (blst layout; all-zero x, y for infinity). table_affine
@@ -125,7 +137,7 @@ pl_error pl_fixed_base_host_g2(const void* table_affine, uint32_t wbits, uint32_
 static_assert(sizeof(pl_error) == 16, "pl_error layout");
 static_assert(sizeof(pl_phase) == 80, "pl_phase layout");
 static_assert(sizeof(pl_phases) == 32, "pl_phases layout");
-static_assert(sizeof(pl_opts) == 24, "pl_opts layout");
+static_assert(sizeof(pl_opts) == 32, "pl_opts layout");
 static_assert(sizeof(pl_split) == 40, "pl_split layout");
 static_assert(sizeof(pl_circuit) == 152, "pl_circuit layout");
 #endif

@@ -3,11 +3,14 @@
 // call is serialized by one mutex; timings go to the caller's pl_phases.
 
 #include <cstring>
+#include <exception>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include <ff/bls12-381.hpp>
+#include <ff/bls12-381-fp2.hpp>
 #include <ec/jacobian_t.hpp>
 #include <ec/xyzz_t.hpp>
 
@@ -72,9 +75,10 @@ static void pl_quiesce()
         return pl_fail(-1, "unknown C++ exception");                      \
     }
 
-static void pl_store(void* out, size_t i, const point_t& p)
+template<class P>
+static void pl_store(void* out, size_t i, const P& p)
 {
-    std::memcpy((char*)out + i * sizeof(point_t), &p, sizeof(point_t));
+    std::memcpy((char*)out + i * sizeof(P), &p, sizeof(P));
 }
 
 static void pl_inject(const pl_opts& o)
@@ -125,24 +129,31 @@ pl_error pl_init(char* name, size_t name_len, uint32_t* sm_count, uint64_t* mem_
     PL_ENTRY_CATCH
 }
 
-pl_error pl_points_upload(const void* host, size_t n, const pl_opts* opts,
+pl_error pl_points_upload(const void* host, size_t n, uint32_t group, const pl_opts* opts,
                           pl_points** out, pl_phases* phases)
 {
     PL_TRY
     std::lock_guard<std::mutex> lock(pl_mutex);
     *out = nullptr;
+    size_t elem;
+    if (group == PL_GROUP_G1)
+        elem = sizeof(pl_g1::affine);
+    else if (group == PL_GROUP_G2)
+        elem = sizeof(pl_g2::affine);
+    else
+        throw cuda_error{22, "unknown group " + std::to_string(group) + " (1: G1, 2: G2)"};
     const gpu_t& gpu = pl_gpu();
     stream_t& s = gpu[0];
     pl_timer t{phases, s};
     pl_pinned pinned;
-    size_t bytes = n * sizeof(affine_t);
+    size_t bytes = n * elem;
     if (opts->pin) {
         auto sp = t.begin_host("pin", "", 0);
         pinned.add(host, bytes);
         t.end_host(sp, bytes);
     }
-    affine_t::mem_t* d = nullptr;
-    CUDA_OK(cudaMalloc(&d, bytes ? bytes : sizeof(affine_t)));
+    void* d = nullptr;
+    CUDA_OK(cudaMalloc(&d, bytes ? bytes : elem));
     auto sp = t.begin_device("h2d", "", 0, 0, s);
     if (n)
         CUDA_OK(cudaMemcpyAsync(d, host, bytes, cudaMemcpyHostToDevice, s));
@@ -158,7 +169,7 @@ pl_error pl_points_upload(const void* host, size_t n, const pl_opts* opts,
         t.end_host(sp2);
     }
     t.flush();
-    *out = new pl_points{d, n};
+    *out = new pl_points{d, n, group};
     return pl_ok();
     PL_ENTRY_CATCH
 }
@@ -227,19 +238,28 @@ pl_error pl_split_msm(const pl_points* points, const pl_split* job,
         pinned.add(job->tail_scalars, job->n_tail * sizeof(fr_t));
         t.end_host(sp, pinned.count());
     }
-    point_t r;
-    pl_split_run(r, gpu, *points, *job, *opts, pl_shared_n(*opts, points->n), t, "msm", 0);
-    gpu.sync();
-    pl_store(out, 0, r);
+    size_t shared_n = pl_shared_n(*opts, points->n);
+    if (points->group == PL_GROUP_G2) {
+        pl_g2::point r;
+        pl_split_run<pl_g2>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0);
+        gpu.sync();
+        pl_store(out, 0, r);
+    } else {
+        pl_g1::point r;
+        pl_split_run<pl_g1>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0);
+        gpu.sync();
+        pl_store(out, 0, r);
+    }
     t.flush();
     return pl_ok();
     PL_ENTRY_CATCH
 }
 
-pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
-                     const pl_points* b_g1, const pl_circuit* circuits,
-                     size_t n_circuits, uint32_t lg_n, const void* z_inv,
-                     const pl_opts* opts, void* out, pl_phases* phases)
+pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
+                  const pl_points* b_g1, const pl_points* b_g2,
+                  const pl_circuit* circuits, size_t n_circuits, uint32_t lg_n,
+                  const void* z_inv, const pl_opts* opts, void* out_g1, void* out_g2,
+                  pl_phases* phases)
 {
     PL_TRY
     std::lock_guard<std::mutex> lock(pl_mutex);
@@ -250,6 +270,9 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
     size_t n = (size_t)1 << lg_n;
     if (h->n + 1 != n)
         throw cuda_error{22, "H points do not match the NTT domain"};
+    if (h->group != PL_GROUP_G1 || l->group != PL_GROUP_G1 || a->group != PL_GROUP_G1 ||
+        b_g1->group != PL_GROUP_G1 || b_g2->group != PL_GROUP_G2)
+        throw cuda_error{22, "H, L, A, B_G1 must be G1 points and B_G2 G2 points"};
     size_t shared_n = pl_shared_n(o, n);
     const fr_t zi = *(const fr_t*)z_inv;
 
@@ -271,6 +294,38 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
         t.end_host(sp, pinned.count());
     }
 
+    // B_G2 of every circuit: the B split against the G2 points. With par-bg2
+    // it is driven by a second host thread while this one drives the G1
+    // work, so each side's host work (uploads of indices, sppark's host-side
+    // bucket sums, waits) overlaps the other's device work; its ones go to
+    // stream 1, which the G1 batch additions do not use. Without it, after
+    // the G1 work of every circuit.
+    auto b_g2_all = [&](pl_timer& tt, uint32_t lane_ones) {
+        for (size_t c = 0; c < n_circuits; c++) {
+            pl_g2::point r;
+            pl_split_run<pl_g2>(r, gpu, *b_g2, circuits[c].b_q, o, shared_n, tt, "msm_b_g2",
+                                (uint32_t)c, lane_ones);
+            pl_store(out_g2, c, r);
+        }
+    };
+    pl_timer t2{phases, gpu[1]};
+    std::exception_ptr g2_error;
+    std::thread g2_thread;
+    if (o.par_bg2)
+        g2_thread = std::thread([&] {
+            try {
+                (void)pl_gpu();
+                b_g2_all(t2, 1);
+            } catch (...) {
+                g2_error = std::current_exception();
+            }
+        });
+    // Joins the B_G2 thread on every path out of this scope.
+    struct joiner {
+        std::thread& th;
+        ~joiner() { if (th.joinable()) th.join(); }
+    } join_g2{g2_thread};
+
     dev_ptr_t<fr_t> d_abc{3 * n, s};
     pl_inject(o);
     for (size_t c = 0; c < n_circuits; c++) {
@@ -280,20 +335,27 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
                     (const fr_t*)ci.c, ci.abc_len, lg_n, zi, t, part);
         s.sync();
 
-        point_t r;
+        pl_g1::point r;
         uint32_t wbits = 0;
         auto sp = t.begin_device("msm_h", "", part, 2, gpu[2]);
         dev_ptr_t<fr_t> scalars{&d_abc[0]};
-        pl_pippenger(r, o, shared_n, h->d, h->n, scalars, wbits);
+        pl_pippenger<pl_g1>(r, o, shared_n, pl_dev<pl_g1>(*h), h->n, scalars, wbits);
         t.end_device(sp, gpu[2], h->n, wbits);
-        pl_store(out, 4 * c + 0, r);
+        pl_store(out_g1, 4 * c + 0, r);
 
-        pl_split_run(r, gpu, *l, ci.l, o, shared_n, t, "msm_l", part);
-        pl_store(out, 4 * c + 1, r);
-        pl_split_run(r, gpu, *a, ci.a_q, o, shared_n, t, "msm_a", part);
-        pl_store(out, 4 * c + 2, r);
-        pl_split_run(r, gpu, *b_g1, ci.b_q, o, shared_n, t, "msm_b_g1", part);
-        pl_store(out, 4 * c + 3, r);
+        pl_split_run<pl_g1>(r, gpu, *l, ci.l, o, shared_n, t, "msm_l", part);
+        pl_store(out_g1, 4 * c + 1, r);
+        pl_split_run<pl_g1>(r, gpu, *a, ci.a_q, o, shared_n, t, "msm_a", part);
+        pl_store(out_g1, 4 * c + 2, r);
+        pl_split_run<pl_g1>(r, gpu, *b_g1, ci.b_q, o, shared_n, t, "msm_b_g1", part);
+        pl_store(out_g1, 4 * c + 3, r);
+    }
+    if (o.par_bg2) {
+        g2_thread.join();
+        if (g2_error)
+            std::rethrow_exception(g2_error);
+    } else {
+        b_g2_all(t, 0);
     }
     gpu.sync();
     if (o.pin) {
@@ -302,6 +364,7 @@ pl_error pl_prove_g1(const pl_points* h, const pl_points* l, const pl_points* a,
         t.end_host(sp);
     }
     t.flush();
+    t2.flush();
     return pl_ok();
     PL_ENTRY_CATCH
 }

@@ -12,10 +12,10 @@
 mod gpu_common;
 use gpu_common::gpu_or_skip;
 
-use blstrs::{G1Affine, G1Projective, Scalar as Fr};
+use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use ff::Field;
 use group::{Curve, Group};
-use phaseline_prover::cpu::msm::{msm_g1, scalar_bytes};
+use phaseline_prover::cpu::msm::{msm_g1, msm_g2, scalar_bytes};
 use phaseline_prover::cpu::ntt::Domain;
 use phaseline_prover::cpu::prove::h_coeffs as cpu_h_coeffs;
 use phaseline_prover::gpu::device::{self, DevicePoints};
@@ -51,6 +51,16 @@ fn random_points(n: usize, seed: u64) -> Vec<G1Affine> {
         .collect();
     let mut aff = vec![G1Affine::default(); n];
     G1Projective::batch_normalize(&proj, &mut aff);
+    aff
+}
+
+fn random_points_g2(n: usize, seed: u64) -> Vec<G2Affine> {
+    let proj: Vec<G2Projective> = random_fr(n, seed)
+        .par_iter()
+        .map(|s| G2Projective::generator() * s)
+        .collect();
+    let mut aff = vec![G2Affine::default(); n];
+    G2Projective::batch_normalize(&proj, &mut aff);
     aff
 }
 
@@ -180,6 +190,51 @@ fn gpu_split_msm_matches_cpu_for_every_scalar_kind() {
     assert!(spans.iter().any(|p| p.name == "batch_add"));
 }
 
+/// B_G2's device path: the same split MSM in G2 (sppark's Fp2 kernels, two
+/// threads per element), against blst's G2 Pippenger on the CPU.
+#[test]
+#[ignore = "needs a CUDA device: run with --include-ignored on a GPU host (the GPU bundle does)"]
+fn gpu_split_msm_g2_matches_cpu_for_every_scalar_kind() {
+    if !gpu_or_skip("gpu_split_msm_g2_matches_cpu_for_every_scalar_kind") {
+        return;
+    }
+    let seed = rng().next_u64();
+    let rec = Recorder::new();
+    for n in [1usize, 31, 1000, 4097, 50_001] {
+        let pts = random_points_g2(n, seed + n as u64);
+        let dev = DevicePoints::upload(&pts, &PlOpts::default(), &rec, "test").unwrap();
+        for (kind, sc) in kinds(n, seed ^ n as u64) {
+            let want = msm_g2(&pts, &scalar_bytes(&sc));
+            for (pin, window_tune) in [(0, 0), (1, 1)] {
+                let o = PlOpts {
+                    pin,
+                    window_tune,
+                    ..Default::default()
+                };
+                let got = ops::split_msm_g2(&dev, &sc, &o, &rec).unwrap();
+                assert!(
+                    got.to_affine() == want.to_affine(),
+                    "G2 {kind} MSM of {n} points (pin={pin} window_tune={window_tune}) differs from the CPU"
+                );
+            }
+        }
+        // A G2 point set is refused for a G1 MSM, and the other way round.
+        assert!(ops::split_msm_g1(&dev, &[Fr::ONE], &PlOpts::default(), &rec).is_err());
+    }
+    let n = (1 << 17) + 3;
+    let pts = random_points_g2(n, seed);
+    let sc = random_fr(n, seed ^ 9);
+    let dev = DevicePoints::upload(&pts, &PlOpts::default(), &rec, "test").unwrap();
+    let want = msm_g2(&pts, &scalar_bytes(&sc));
+    let got = ops::split_msm_g2(&dev, &sc, &ops::feature_opts(), &rec).unwrap();
+    assert!(
+        got.to_affine() == want.to_affine(),
+        "random G2 MSM of {n} points differs"
+    );
+    let g1 = DevicePoints::upload(&random_points(8, seed), &PlOpts::default(), &rec, "test").unwrap();
+    assert!(ops::split_msm_g2(&g1, &[Fr::ONE], &PlOpts::default(), &rec).is_err());
+}
+
 fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
     RunOpts {
         circuit: circuit.into(),
@@ -215,9 +270,22 @@ fn gpu_proofs_verify_tiny_and_small_one_and_several_partitions() {
             assert_eq!(r.verified, Some(true), "{circuit} x{parts} not verified");
             assert_eq!(r.backend, phaseline_prover::record::Backend::Cuda);
             r.check_phases().unwrap();
-            for name in ["msm_h", "msm_l", "tail_msm", "batch_add", "b_g2", "coset_intt"] {
+            for name in ["msm_h", "msm_l", "tail_msm", "batch_add", "msm_b_g2", "coset_intt"] {
                 let n = r.phases.iter().filter(|p| p.name == name).count();
                 assert!(n >= parts, "{name}: {n} spans for {parts} partitions");
+            }
+            // B_G2 ran on the device: one span per partition on a GPU stream,
+            // with its batch addition and tail MSM under it.
+            let b_g2: Vec<_> = r.phases.iter().filter(|p| p.name == "msm_b_g2").collect();
+            assert_eq!(b_g2.len(), parts, "one msm_b_g2 span per partition");
+            assert!(b_g2.iter().all(|p| p.thread.starts_with("gpu-stream")));
+            for child in ["batch_add", "tail_msm"] {
+                let n = r
+                    .phases
+                    .iter()
+                    .filter(|p| p.name == child && p.parent.as_deref() == Some("msm_b_g2"))
+                    .count();
+                assert_eq!(n, parts, "{child} under msm_b_g2");
             }
         }
     }

@@ -1,8 +1,8 @@
-//! The CPU G1 engine ([`CpuG1`]): H through our NTT, the G1 MSMs on all
+//! The CPU engine ([`CpuEngine`]): H through our NTT, the G1 MSMs on all
 //! cores. H is a plain Pippenger MSM (its scalars are dense); L, A and B_G1
 //! take witness values, split by value once per circuit by the driver
 //! (`msm_prep`), then summed by `split`. B_G2 is the driver's
-//! ([`BG2Plan::Shared`]); with `par-bg2` (A4) it runs beside the G1 work in
+//! ([`BG2Plan::Cpu`]); with `par-bg2` (A4) it runs beside the G1 work in
 //! the global pool.
 
 use super::msm::{msm_g1, msm_g1_spread, scalar_bytes, Spread};
@@ -13,7 +13,7 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
 use crate::prove::driver;
-use crate::prove::engine::{G1Engine, G1Msms, G1Work};
+use crate::prove::engine::{MsmEngine, MsmWork, Msms};
 use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
 use blstrs::{G1Projective, Scalar as Fr};
@@ -51,7 +51,7 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, rec: &Recorder) -> Vec<Fr> {
     a
 }
 
-fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Domain, rec: &Recorder) -> Vec<G1Msms> {
+fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Domain, rec: &Recorder) -> Vec<Msms> {
     let hs: Vec<Vec<Fr>> = rec.time("ntt_h", || synths.iter().map(|s| h_coeffs(s, d, rec)).collect());
     let h: Vec<G1Projective> = rec.time("msm_h", || hs.iter().map(|h| msm_g1(&p.h, &scalar_bytes(h))).collect());
     drop(hs);
@@ -78,32 +78,38 @@ fn g1_all(p: &Params, synths: &[Synthesized], splits: &[CircuitSplits], d: &Doma
         .zip(l)
         .zip(a)
         .zip(b)
-        .map(|(((h, l), a), b_g1)| G1Msms { h, l, a, b_g1 })
+        .map(|(((h, l), a), b_g1)| Msms {
+            h,
+            l,
+            a,
+            b_g1,
+            b_g2: None,
+        })
         .collect()
 }
 
-/// The CPU's G1 engine: H through our NTT, every G1 MSM on all cores.
+/// The CPU's engine: H through our NTT, every G1 MSM on all cores.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CpuG1;
+pub struct CpuEngine;
 
-impl G1Engine for CpuG1 {
+impl MsmEngine for CpuEngine {
     type Batch = ();
 
     fn begin(&self, _p: &Params, _rec: &Recorder) -> Result<(), ProverError> {
         Ok(())
     }
 
-    fn g1(&self, _batch: &(), w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
+    fn msms(&self, _batch: &(), w: &MsmWork<'_>) -> Result<Vec<Msms>, ProverError> {
         Ok(g1_all(w.p, w.synths, w.splits, w.d, w.rec))
     }
 
     fn b_g2_plan(&self) -> BG2Plan {
-        BG2Plan::Shared
+        BG2Plan::Cpu
     }
 }
 
 /// Proves every synthesized circuit (one shape) with randomizers `rs`: the
-/// driver on [`CpuG1`].
+/// driver on [`CpuEngine`].
 pub fn prove(p: &Params, synths: &[Synthesized], rs: &[(Fr, Fr)], rec: &Recorder) -> Result<Vec<Proof>, ProverError> {
-    driver::prove(&CpuG1, p, synths, rs, rec)
+    driver::prove(&CpuEngine, p, synths, rs, rec)
 }

@@ -1,12 +1,12 @@
 //! The device: initialisation, device-resident point sets, and the proving
 //! parameters (SRS) uploaded once per process and kept on the device.
 
-use super::ffi::{self, PhaseBuf, PlOpts, PlPoints};
+use super::ffi::{self, Group, PhaseBuf, PlOpts, PlPoints};
 use super::timing;
 use crate::error::ProverError;
 use crate::groth16::Params;
 use crate::phases::Recorder;
-use blstrs::G1Affine;
+use blstrs::{G1Affine, G2Affine};
 use group::GroupEncoding;
 use std::ffi::c_char;
 use std::sync::{Arc, Mutex};
@@ -34,10 +34,25 @@ pub fn init() -> Result<DeviceInfo, ProverError> {
     })
 }
 
-/// G1 affine points resident in device memory.
+/// An affine point type the device holds: blst's affine layout (Montgomery
+/// form), which sppark's affine types share.
+pub trait DeviceAffine: Copy {
+    const GROUP: Group;
+}
+
+impl DeviceAffine for G1Affine {
+    const GROUP: Group = Group::G1;
+}
+
+impl DeviceAffine for G2Affine {
+    const GROUP: Group = Group::G2;
+}
+
+/// Affine points of one group resident in device memory.
 pub struct DevicePoints {
     ptr: *mut PlPoints,
     pub n: usize,
+    pub group: Group,
 }
 
 // SAFETY: the handle is only used through the C entry points, which
@@ -47,15 +62,34 @@ unsafe impl Sync for DevicePoints {}
 
 impl DevicePoints {
     /// Copies `points` to the device; spans go to `rec` under `what`.
-    pub fn upload(points: &[G1Affine], opts: &PlOpts, rec: &Recorder, what: &str) -> Result<Self, ProverError> {
+    pub fn upload<P: DeviceAffine>(
+        points: &[P],
+        opts: &PlOpts,
+        rec: &Recorder,
+        what: &str,
+    ) -> Result<Self, ProverError> {
         let mut buf = PhaseBuf::new(8);
         let mut ptr = std::ptr::null_mut();
         let t0 = Instant::now();
-        // SAFETY: G1Affine is blst_p1_affine (96 bytes), the layout the C side reads.
-        let e = unsafe { ffi::pl_points_upload(points.as_ptr().cast(), points.len(), opts, &mut ptr, &mut buf.raw) };
+        // SAFETY: G1Affine / G2Affine are blst_p1_affine (96 bytes) /
+        // blst_p2_affine (192 bytes), the layouts the C side reads for the group.
+        let e = unsafe {
+            ffi::pl_points_upload(
+                points.as_ptr().cast(),
+                points.len(),
+                P::GROUP,
+                opts,
+                &mut ptr,
+                &mut buf.raw,
+            )
+        };
         ffi::check(e)?;
         timing::merge(rec, t0, &buf, Some("srs_upload"), Some(what));
-        Ok(DevicePoints { ptr, n: points.len() })
+        Ok(DevicePoints {
+            ptr,
+            n: points.len(),
+            group: P::GROUP,
+        })
     }
     pub fn raw(&self) -> *const PlPoints {
         self.ptr
@@ -69,20 +103,21 @@ impl Drop for DevicePoints {
     }
 }
 
-/// The G1 parameter vectors on the device (B_G2 stays on the host).
+/// The parameter vectors on the device: H, L, A, B_G1 in G1 and B_G2 in G2.
 pub struct DeviceSrs {
     pub h: DevicePoints,
     pub l: DevicePoints,
     pub a: DevicePoints,
     pub b_g1: DevicePoints,
+    pub b_g2: DevicePoints,
 }
 
-type Key = (Vec<u8>, [usize; 4]);
+type Key = (Vec<u8>, [usize; 5]);
 
 fn key(p: &Params) -> Key {
     let mut k = p.vk.delta_g1.to_bytes().as_ref().to_vec();
     k.extend_from_slice(p.vk.alpha_g1.to_bytes().as_ref());
-    (k, [p.h.len(), p.l.len(), p.a.len(), p.b_g1.len()])
+    (k, [p.h.len(), p.l.len(), p.a.len(), p.b_g1.len(), p.b_g2.len()])
 }
 
 static SRS: Mutex<Option<(Key, Arc<DeviceSrs>)>> = Mutex::new(None);
@@ -103,6 +138,7 @@ pub fn srs_for(p: &Params, opts: &PlOpts, rec: &Recorder) -> Result<Arc<DeviceSr
             l: DevicePoints::upload(&p.l, opts, rec, "l")?,
             a: DevicePoints::upload(&p.a, opts, rec, "a")?,
             b_g1: DevicePoints::upload(&p.b_g1, opts, rec, "b_g1")?,
+            b_g2: DevicePoints::upload(&p.b_g2, opts, rec, "b_g2")?,
         })
     })?;
     let srs = Arc::new(srs);

@@ -39,6 +39,16 @@ pub struct PlOpts {
     pub window_tune: u32,
     pub shared_window_n: u64,
     pub inject_alloc_bytes: u64,
+    pub par_bg2: u32,
+    pub pad: u32,
+}
+
+/// The point group of a device-resident point set (`PL_GROUP_*`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    G1 = 1,
+    G2 = 2,
 }
 
 #[repr(C)]
@@ -73,7 +83,7 @@ const _: () = {
     assert!(size_of::<PlError>() == 16);
     assert!(size_of::<PlPhase>() == 80);
     assert!(size_of::<PlPhases>() == 32);
-    assert!(size_of::<PlOpts>() == 24);
+    assert!(size_of::<PlOpts>() == 32);
     assert!(size_of::<PlSplit>() == 40);
     assert!(size_of::<PlCircuit>() == 152);
 };
@@ -84,6 +94,7 @@ extern "C" {
     pub fn pl_points_upload(
         host: *const c_void,
         n: usize,
+        group: Group,
         opts: *const PlOpts,
         out: *mut *mut PlPoints,
         phases: *mut PlPhases,
@@ -110,17 +121,19 @@ extern "C" {
         phases: *mut PlPhases,
     ) -> PlError;
     #[allow(clippy::too_many_arguments)]
-    pub fn pl_prove_g1(
+    pub fn pl_prove(
         h: *const PlPoints,
         l: *const PlPoints,
         a: *const PlPoints,
         b_g1: *const PlPoints,
+        b_g2: *const PlPoints,
         circuits: *const PlCircuit,
         n_circuits: usize,
         lg_n: u32,
         z_inv: *const c_void,
         opts: *const PlOpts,
-        out: *mut c_void,
+        out_g1: *mut c_void,
+        out_g2: *mut c_void,
         phases: *mut PlPhases,
     ) -> PlError;
     #[allow(clippy::too_many_arguments)]

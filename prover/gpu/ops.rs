@@ -2,7 +2,7 @@
 //! prover and checked one by one against the CPU backend in the tests.
 
 use super::device::DevicePoints;
-use super::ffi::{self, PhaseBuf, PlOpts};
+use super::ffi::{self, Group, PhaseBuf, PlOpts};
 use super::prep::RawSplit;
 use super::timing;
 use crate::cpu::ntt::Domain;
@@ -10,8 +10,9 @@ use crate::error::ProverError;
 use crate::phases::Recorder;
 use crate::prove::msm_prep::Split;
 use crate::synth::Synthesized;
-use blst::blst_p1;
-use blstrs::{G1Projective, Scalar as Fr};
+use blst::{blst_p1, blst_p2};
+use blstrs::{G1Projective, G2Projective, Scalar as Fr};
+use std::ffi::c_void;
 use std::time::Instant;
 
 /// The options the enabled cargo features select.
@@ -21,6 +22,8 @@ pub fn feature_opts() -> PlOpts {
         window_tune: cfg!(feature = "window-tune") as u32,
         shared_window_n: 0,
         inject_alloc_bytes: 0,
+        par_bg2: cfg!(feature = "par-bg2") as u32,
+        pad: 0,
     }
 }
 
@@ -28,6 +31,12 @@ pub(crate) fn to_g1(p: blst_p1) -> G1Projective {
     // SAFETY: G1Projective is a transparent wrapper of blst_p1 (Jacobian,
     // Montgomery form), the layout sppark's jacobian_t<fp_t> has.
     unsafe { std::mem::transmute::<blst_p1, G1Projective>(p) }
+}
+
+pub(crate) fn to_g2(p: blst_p2) -> G2Projective {
+    // SAFETY: G2Projective is a transparent wrapper of blst_p2 (Jacobian over
+    // Fp2, Montgomery form), the layout sppark's jacobian_t<fp2_t> has.
+    unsafe { std::mem::transmute::<blst_p2, G2Projective>(p) }
 }
 
 /// In-place NTT of a power-of-two-long vector (natural order in and out).
@@ -72,13 +81,22 @@ pub fn h_coeffs(s: &Synthesized, d: &Domain, opts: &PlOpts, rec: &Recorder) -> R
     Ok(out)
 }
 
-/// sum scalars[i] * points[i] over device points, split by scalar class.
-pub fn split_msm_g1(
+/// One split MSM on the device; `out` receives one Jacobian point of
+/// `points`' group.
+fn split_msm_into(
     points: &DevicePoints,
+    group: Group,
     scalars: &[Fr],
     opts: &PlOpts,
     rec: &Recorder,
-) -> Result<G1Projective, ProverError> {
+    out: *mut c_void,
+) -> Result<(), ProverError> {
+    if points.group != group {
+        return Err(ProverError::InvalidArgument(format!(
+            "a {group:?} MSM over {:?} points",
+            points.group
+        )));
+    }
     if scalars.len() > points.n {
         return Err(ProverError::InvalidArgument(format!(
             "{} scalars for {} points",
@@ -88,20 +106,36 @@ pub fn split_msm_g1(
     }
     let split = rec.time("msm_prep", || Split::of(scalars));
     let job = split.raw();
-    let mut out = blst_p1::default();
     let mut buf = PhaseBuf::new(16);
     let t0 = Instant::now();
-    // SAFETY: job points into `split`, alive for the call; out is one Jacobian point.
-    let e = unsafe {
-        ffi::pl_split_msm(
-            points.raw(),
-            &job,
-            opts,
-            (&mut out as *mut blst_p1).cast(),
-            &mut buf.raw,
-        )
-    };
+    // SAFETY: job points into `split`, alive for the call; out holds one
+    // Jacobian point of the group (checked above).
+    let e = unsafe { ffi::pl_split_msm(points.raw(), &job, opts, out, &mut buf.raw) };
     ffi::check(e)?;
     timing::merge(rec, t0, &buf, None, None);
+    Ok(())
+}
+
+/// sum scalars[i] * points[i] over device G1 points, split by scalar class.
+pub fn split_msm_g1(
+    points: &DevicePoints,
+    scalars: &[Fr],
+    opts: &PlOpts,
+    rec: &Recorder,
+) -> Result<G1Projective, ProverError> {
+    let mut out = blst_p1::default();
+    split_msm_into(points, Group::G1, scalars, opts, rec, (&mut out as *mut blst_p1).cast())?;
     Ok(to_g1(out))
+}
+
+/// sum scalars[i] * points[i] over device G2 points, split by scalar class.
+pub fn split_msm_g2(
+    points: &DevicePoints,
+    scalars: &[Fr],
+    opts: &PlOpts,
+    rec: &Recorder,
+) -> Result<G2Projective, ProverError> {
+    let mut out = blst_p2::default();
+    split_msm_into(points, Group::G2, scalars, opts, rec, (&mut out as *mut blst_p2).cast())?;
+    Ok(to_g2(out))
 }

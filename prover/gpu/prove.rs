@@ -1,12 +1,13 @@
-//! The CUDA G1 engine ([`CudaG1`]): H and the L, A, B_G1 MSMs on the GPU in
-//! one call for all partitions. The driver does the rest (`msm_prep` and
-//! B_G2 on the CPU, assembly with r, s); with `par-bg2` B_G2 runs beside the
-//! GPU work in a pool of idle-priority threads ([`BG2Plan::PerPartition`]),
-//! after it without.
+//! The CUDA engine ([`CudaEngine`]): H, the L, A, B_G1 MSMs and B_G2 on the
+//! GPU in one call for all partitions ([`BG2Plan::Engine`]). The driver does
+//! the rest (`msm_prep`, assembly with r, s). B_G2 is the B split against
+//! the G2 points on the device: ones by batch addition, the tail by
+//! Pippenger in G2. With `par-bg2` (A4) a second host thread drives B_G2
+//! beside the G1 work; without it B_G2 follows the G1 work.
 
 use super::device::{self, DeviceSrs};
 use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
-use super::ops::{feature_opts, to_g1};
+use super::ops::{feature_opts, to_g1, to_g2};
 use super::prep::RawSplit;
 use super::timing;
 use crate::cpu::ntt::Domain;
@@ -15,11 +16,11 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
 use crate::prove::driver;
-use crate::prove::engine::{G1Engine, G1Msms, G1Work};
+use crate::prove::engine::{MsmEngine, MsmWork, Msms};
 use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
-use blst::blst_p1;
-use blstrs::{G1Projective, Scalar as Fr};
+use blst::{blst_p1, blst_p2};
+use blstrs::Scalar as Fr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -30,14 +31,20 @@ pub struct Hooks {
     pub inject_alloc_bytes: u64,
 }
 
-fn g1_gpu(
+fn msms_gpu(
     srs: &DeviceSrs,
     synths: &[Synthesized],
     splits: &[CircuitSplits],
     d: &Domain,
     o: &PlOpts,
     rec: &Recorder,
-) -> Result<Vec<[G1Projective; 4]>, ProverError> {
+) -> Result<Vec<Msms>, ProverError> {
+    if synths.iter().any(|s| s.b.len() != s.a.len() || s.c.len() != s.a.len()) {
+        return Err(ProverError::InvalidArgument("a, b, c lengths differ".into()));
+    }
+    if splits.len() != synths.len() {
+        return Err(ProverError::InvalidArgument("one split per circuit".into()));
+    }
     let circuits: Vec<PlCircuit> = synths
         .iter()
         .zip(splits)
@@ -51,50 +58,58 @@ fn g1_gpu(
             b_q: sp.b.raw(),
         })
         .collect();
-    if synths.iter().any(|s| s.b.len() != s.a.len() || s.c.len() != s.a.len()) {
-        return Err(ProverError::InvalidArgument("a, b, c lengths differ".into()));
-    }
     let z = d.z_inv_on_coset();
     if crate::selftest::ENABLED {
         // Harness self-test build only: the fixed delay as an L-MSM span.
         rec.time("msm_l", crate::selftest::slow_l_msm);
     }
-    let mut out = vec![blst_p1::default(); 4 * synths.len()];
-    let mut buf = PhaseBuf::new(32 * synths.len() + 16);
+    let mut g1 = vec![blst_p1::default(); 4 * synths.len()];
+    let mut g2 = vec![blst_p2::default(); synths.len()];
+    let mut buf = PhaseBuf::new(48 * synths.len() + 16);
     let t0 = Instant::now();
-    // SAFETY: every pointer refers to data owned by `synths`/`splits`/`out`,
-    // alive and unmoved for the call; lengths are passed alongside.
+    // SAFETY: every pointer refers to data owned by `synths`/`splits`/`g1`/
+    // `g2`, alive and unmoved for the call; lengths are passed alongside;
+    // `g1` holds 4 and `g2` one Jacobian point per circuit.
     let e = unsafe {
-        ffi::pl_prove_g1(
+        ffi::pl_prove(
             srs.h.raw(),
             srs.l.raw(),
             srs.a.raw(),
             srs.b_g1.raw(),
+            srs.b_g2.raw(),
             circuits.as_ptr(),
             circuits.len(),
             d.log2,
             (&z as *const Fr).cast(),
             o,
-            out.as_mut_ptr().cast(),
+            g1.as_mut_ptr().cast(),
+            g2.as_mut_ptr().cast(),
             &mut buf.raw,
         )
     };
     ffi::check(e)?;
     timing::merge(rec, t0, &buf, None, None);
-    Ok(out
+    Ok(g1
         .chunks(4)
-        .map(|c| [to_g1(c[0]), to_g1(c[1]), to_g1(c[2]), to_g1(c[3])])
+        .zip(g2)
+        .map(|(c, b_g2)| Msms {
+            h: to_g1(c[0]),
+            l: to_g1(c[1]),
+            a: to_g1(c[2]),
+            b_g1: to_g1(c[3]),
+            b_g2: Some(to_g2(b_g2)),
+        })
         .collect())
 }
 
-/// The CUDA G1 engine: H and the L, A, B_G1 MSMs of every circuit in one
-/// device call; B_G2 beside it on the CPU ([`BG2Plan::PerPartition`]).
+/// The CUDA engine: every MSM of every circuit, B_G2 included, in one
+/// device call ([`BG2Plan::Engine`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CudaG1 {
+pub struct CudaEngine {
     pub hooks: Hooks,
 }
 
-impl G1Engine for CudaG1 {
+impl MsmEngine for CudaEngine {
     /// The options the features and hooks select, and the device copy of the parameters.
     type Batch = (PlOpts, Arc<DeviceSrs>);
 
@@ -106,18 +121,17 @@ impl G1Engine for CudaG1 {
         Ok((o, srs))
     }
 
-    fn g1(&self, (o, srs): &Self::Batch, w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError> {
-        let g1 = g1_gpu(srs, w.synths, w.splits, w.d, o, w.rec)?;
-        Ok(g1.into_iter().map(|[h, l, a, b_g1]| G1Msms { h, l, a, b_g1 }).collect())
+    fn msms(&self, (o, srs): &Self::Batch, w: &MsmWork<'_>) -> Result<Vec<Msms>, ProverError> {
+        msms_gpu(srs, w.synths, w.splits, w.d, o, w.rec)
     }
 
     fn b_g2_plan(&self) -> BG2Plan {
-        BG2Plan::PerPartition
+        BG2Plan::Engine
     }
 }
 
 /// Proves every synthesized circuit (one shape) with randomizers `rs` on the
-/// GPU: the driver on [`CudaG1`].
+/// GPU: the driver on [`CudaEngine`].
 pub fn prove(
     p: &Params,
     synths: &[Synthesized],
@@ -125,5 +139,5 @@ pub fn prove(
     rec: &Recorder,
     hooks: Hooks,
 ) -> Result<Vec<Proof>, ProverError> {
-    driver::prove(&CudaG1 { hooks }, p, synths, rs, rec)
+    driver::prove(&CudaEngine { hooks }, p, synths, rs, rec)
 }

@@ -1,10 +1,11 @@
-//! The proving driver, one for every G1 engine: checks the batch, lets the
+//! The proving driver, one for every MSM engine: checks the batch, lets the
 //! engine prepare it, splits every circuit's scalars once (`msm_prep`), runs
-//! the engine's G1 work and B_G2 (concurrently with `par-bg2`, B_G2 after
-//! the G1 work without it), then assembles each proof with its r, s.
+//! the engine's MSMs and, under [`BG2Plan::Cpu`], B_G2 on the CPU
+//! (concurrently with `par-bg2`, after the engine's work without it), then
+//! assembles each proof with its r, s.
 
-use super::b_g2::b_g2_all;
-use super::engine::{G1Engine, G1Work};
+use super::b_g2::{b_g2_cpu, BG2Plan};
+use super::engine::{MsmEngine, MsmWork};
 use super::msm_prep::{circuit_splits, CircuitSplits};
 use crate::cpu::ntt::Domain;
 use crate::error::ProverError;
@@ -12,11 +13,11 @@ use crate::groth16::assemble::{assemble, MsmResults};
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::synth::Synthesized;
-use blstrs::Scalar as Fr;
+use blstrs::{G2Projective, Scalar as Fr};
 use rayon::prelude::*;
 
 /// Proves every synthesized circuit (one shape) with randomizers `rs` on `engine`.
-pub fn prove<E: G1Engine>(
+pub fn prove<E: MsmEngine>(
     engine: &E,
     p: &Params,
     synths: &[Synthesized],
@@ -39,26 +40,47 @@ pub fn prove<E: G1Engine>(
     let batch = engine.begin(p, rec)?;
     // Each circuit's L, A and B scalars split by value once; B serves B_G1 and B_G2.
     let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
-    let work = G1Work {
+    let work = MsmWork {
         p,
         synths,
         splits: &splits,
         d: &d,
         rec,
     };
-    let plan = engine.b_g2_plan();
-    let g1 = || engine.g1(&batch, &work);
-    let b_g2 = || b_g2_all(p, &splits, plan, rec);
-    let (g1, g2) = if cfg!(feature = "par-bg2") {
-        plan.beside(g1, b_g2)
-    } else {
-        let g1 = g1()?;
-        (Ok(g1), Ok(b_g2()))
+    let msms = || engine.msms(&batch, &work);
+    let (msms, cpu_b_g2) = match engine.b_g2_plan() {
+        BG2Plan::Engine => (msms()?, None),
+        BG2Plan::Cpu => {
+            let b_g2 = || b_g2_cpu(p, &splits, rec);
+            if cfg!(feature = "par-bg2") {
+                let (m, b) = rayon::join(msms, b_g2);
+                (m?, Some(b))
+            } else {
+                let m = msms()?;
+                (m, Some(b_g2()))
+            }
+        }
     };
-    let (g1, g2) = (g1?, g2?);
+    if msms.len() != synths.len() {
+        return Err(ProverError::Internal(format!(
+            "the engine returned {} results for {} circuits",
+            msms.len(),
+            synths.len()
+        )));
+    }
+    let b_g2: Vec<G2Projective> = match cpu_b_g2 {
+        Some(v) => v,
+        None => msms
+            .iter()
+            .map(|m| {
+                m.b_g2
+                    .ok_or_else(|| ProverError::Internal("the engine's plan is B_G2, but it returned none".into()))
+            })
+            .collect::<Result<_, _>>()?,
+    };
     Ok(rec.time("assemble", || {
-        g1.into_iter()
-            .zip(g2)
+        msms.into_iter()
+            .zip(b_g2)
             .zip(rs)
             .map(|((g, b_g2), (r, s))| {
                 let m = MsmResults {

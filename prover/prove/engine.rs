@@ -1,7 +1,6 @@
-//! The G1 engine: what a proving backend computes itself (H and the L, A and
-//! B_G1 MSMs of every circuit) and which plan B_G2, always on the CPU,
-//! follows beside it. Everything else of a proof is the driver's
-//! (`super::driver`).
+//! The MSM engine: what a proving backend computes itself (H and the L, A
+//! and B_G1 MSMs of every circuit, and B_G2 where its plan says so). The
+//! rest of a proof is the driver's (`super::driver`).
 
 use super::b_g2::BG2Plan;
 use super::msm_prep::CircuitSplits;
@@ -10,20 +9,22 @@ use crate::error::ProverError;
 use crate::groth16::Params;
 use crate::phases::Recorder;
 use crate::synth::Synthesized;
-use blstrs::G1Projective;
+use blstrs::{G1Projective, G2Projective};
 
-/// One circuit's G1 MSM results.
+/// One circuit's MSM results from an engine. `b_g2` is the engine's only
+/// under [`BG2Plan::Engine`]; otherwise `None` and the driver's.
 #[derive(Clone, Copy, Debug)]
-pub struct G1Msms {
+pub struct Msms {
     pub h: G1Projective,
     pub l: G1Projective,
     pub a: G1Projective,
     pub b_g1: G1Projective,
+    pub b_g2: Option<G2Projective>,
 }
 
-/// What the G1 work of one batch reads.
+/// What the MSM work of one batch reads.
 #[derive(Clone, Copy)]
-pub struct G1Work<'a> {
+pub struct MsmWork<'a> {
     pub p: &'a Params,
     pub synths: &'a [Synthesized],
     /// Each circuit's scalars split by `msm_prep`.
@@ -32,8 +33,8 @@ pub struct G1Work<'a> {
     pub rec: &'a Recorder,
 }
 
-/// A proving backend's G1 work over one batch of circuits of one shape.
-pub trait G1Engine: Sync {
+/// A proving backend's MSM work over one batch of circuits of one shape.
+pub trait MsmEngine: Sync {
     /// What the engine prepares once per batch, before `msm_prep` (the CUDA
     /// engine: the device and the parameters uploaded to it).
     type Batch: Sync;
@@ -41,9 +42,10 @@ pub trait G1Engine: Sync {
     /// Prepares the batch; its phases go to `rec`.
     fn begin(&self, p: &Params, rec: &Recorder) -> Result<Self::Batch, ProverError>;
 
-    /// H and the L, A, B_G1 MSMs of every circuit, in circuit order.
-    fn g1(&self, batch: &Self::Batch, w: &G1Work<'_>) -> Result<Vec<G1Msms>, ProverError>;
+    /// H and the L, A, B_G1 MSMs of every circuit, in circuit order, and
+    /// B_G2 too under [`BG2Plan::Engine`].
+    fn msms(&self, batch: &Self::Batch, w: &MsmWork<'_>) -> Result<Vec<Msms>, ProverError>;
 
-    /// How B_G2 runs beside this engine (cut, recorded, scheduled).
+    /// Who computes B_G2, and how.
     fn b_g2_plan(&self) -> BG2Plan;
 }

@@ -4,7 +4,7 @@
 
 use super::driver;
 use crate::build_info;
-use crate::cpu::prove::CpuG1;
+use crate::cpu::prove::CpuEngine;
 use crate::error::ProverError;
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
@@ -12,10 +12,10 @@ use crate::synth::Synthesized;
 use blstrs::Scalar as Fr;
 use phaseline_record::Backend;
 
-/// The G1 engine our driver runs on.
+/// The MSM engine our driver runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// `cpu`: [`CpuG1`].
+    /// `cpu`: [`CpuEngine`].
     Cpu,
     /// `cuda`: the CUDA engine, with its test hooks.
     #[cfg(feature = "cuda")]
@@ -32,10 +32,10 @@ impl EngineChoice {
         rec: &Recorder,
     ) -> Result<Vec<Proof>, ProverError> {
         match self {
-            EngineChoice::Cpu => driver::prove(&CpuG1, p, synths, rs, rec),
+            EngineChoice::Cpu => driver::prove(&CpuEngine, p, synths, rs, rec),
             #[cfg(feature = "cuda")]
             EngineChoice::Cuda(hooks) => {
-                driver::prove(&crate::gpu::prove::CudaG1 { hooks: *hooks }, p, synths, rs, rec)
+                driver::prove(&crate::gpu::prove::CudaEngine { hooks: *hooks }, p, synths, rs, rec)
             }
         }
     }
