@@ -64,14 +64,19 @@ typedef struct {
     size_t n_tail;
 } pl_split;
 
+// One circuit's evaluations of A, B, C over the domain (fr, `len` each).
 typedef struct {
-    const void* a;      // fr evaluations, abc_len each
+    const void* a;
     const void* b;
     const void* c;
-    size_t abc_len;
+    size_t len;
+} pl_abc;
+
+// One circuit's split MSMs.
+typedef struct {
     pl_split l;
     pl_split a_q;       // A query
-    pl_split b_q;       // B query in G1
+    pl_split b_q;       // B query: B_G1 and B_G2
 } pl_circuit;
 
 typedef struct pl_points pl_points;
@@ -95,15 +100,23 @@ pl_error pl_h_poly(const void* a, const void* b, const void* c, size_t len,
 pl_error pl_split_msm(const pl_points* points, const pl_split* job,
                       const pl_opts* opts, void* out_jacobian, pl_phases* phases);
 
-// The MSM work of a batch of circuits of one shape: H (NTT + MSM), L, A,
-// B_G1 in G1 and B_G2 in G2 (the B split against the G2 points).
-// out_g1: 4 G1 Jacobian points per circuit in the order H, L, A, B_G1;
+// H of a batch of circuits of one shape: per circuit, NTTs and the quotient
+// on the device, then the H MSM over the device-resident coefficients.
+// Needs no split scalars, so the caller splits them (msm_prep) meanwhile.
+// out: one G1 Jacobian point per circuit.
+pl_error pl_prove_h(const pl_points* h, const pl_abc* circuits, size_t n_circuits,
+                    uint32_t lg_n, const void* z_inv, const pl_opts* opts, void* out,
+                    pl_phases* phases);
+
+// The split MSMs of a batch of circuits of one shape: L, A, B_G1 in G1 and
+// B_G2 in G2 (the B split against the G2 points). domain_n: the NTT domain
+// size (the shared window's size without window-tune).
+// out_g1: 3 G1 Jacobian points per circuit in the order L, A, B_G1;
 // out_g2: one G2 Jacobian point per circuit.
-pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
-                  const pl_points* b_g1, const pl_points* b_g2,
-                  const pl_circuit* circuits, size_t n_circuits, uint32_t lg_n,
-                  const void* z_inv, const pl_opts* opts, void* out_g1, void* out_g2,
-                  pl_phases* phases);
+pl_error pl_prove_msms(const pl_points* l, const pl_points* a, const pl_points* b_g1,
+                       const pl_points* b_g2, const pl_circuit* circuits,
+                       size_t n_circuits, uint64_t domain_n, const pl_opts* opts,
+                       void* out_g1, void* out_g2, pl_phases* phases);
 
 // Fixed-base batch multiplication of the Groth16 setup: out[i] = scalars[i] * g
 // as affine points (blst layout; all-zero x, y for infinity). table_affine
@@ -139,6 +152,7 @@ static_assert(sizeof(pl_phase) == 80, "pl_phase layout");
 static_assert(sizeof(pl_phases) == 32, "pl_phases layout");
 static_assert(sizeof(pl_opts) == 32, "pl_opts layout");
 static_assert(sizeof(pl_split) == 40, "pl_split layout");
-static_assert(sizeof(pl_circuit) == 152, "pl_circuit layout");
+static_assert(sizeof(pl_abc) == 32, "pl_abc layout");
+static_assert(sizeof(pl_circuit) == 120, "pl_circuit layout");
 #endif
 #endif

@@ -255,11 +255,9 @@ pl_error pl_split_msm(const pl_points* points, const pl_split* job,
     PL_ENTRY_CATCH
 }
 
-pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
-                  const pl_points* b_g1, const pl_points* b_g2,
-                  const pl_circuit* circuits, size_t n_circuits, uint32_t lg_n,
-                  const void* z_inv, const pl_opts* opts, void* out_g1, void* out_g2,
-                  pl_phases* phases)
+pl_error pl_prove_h(const pl_points* h, const pl_abc* circuits, size_t n_circuits,
+                    uint32_t lg_n, const void* z_inv, const pl_opts* opts, void* out,
+                    pl_phases* phases)
 {
     PL_TRY
     std::lock_guard<std::mutex> lock(pl_mutex);
@@ -268,11 +266,8 @@ pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
     pl_timer t{phases, s};
     const pl_opts& o = *opts;
     size_t n = (size_t)1 << lg_n;
-    if (h->n + 1 != n)
-        throw cuda_error{22, "H points do not match the NTT domain"};
-    if (h->group != PL_GROUP_G1 || l->group != PL_GROUP_G1 || a->group != PL_GROUP_G1 ||
-        b_g1->group != PL_GROUP_G1 || b_g2->group != PL_GROUP_G2)
-        throw cuda_error{22, "H, L, A, B_G1 must be G1 points and B_G2 G2 points"};
+    if (h->group != PL_GROUP_G1 || h->n + 1 != n)
+        throw cuda_error{22, "H points must be the G1 points of the NTT domain"};
     size_t shared_n = pl_shared_n(o, n);
     const fr_t zi = *(const fr_t*)z_inv;
 
@@ -280,11 +275,60 @@ pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
     if (o.pin) {
         auto sp = t.begin_host("pin", "", 0);
         for (size_t c = 0; c < n_circuits; c++) {
+            size_t abc = circuits[c].len * sizeof(fr_t);
+            pinned.add(circuits[c].a, abc);
+            pinned.add(circuits[c].b, abc);
+            pinned.add(circuits[c].c, abc);
+        }
+        t.end_host(sp, pinned.count());
+    }
+    dev_ptr_t<fr_t> d_abc{3 * n, s};
+    pl_inject(o);
+    for (size_t c = 0; c < n_circuits; c++) {
+        const pl_abc& ci = circuits[c];
+        uint32_t part = (uint32_t)c;
+        pl_h_device(gpu, &d_abc[0], (const fr_t*)ci.a, (const fr_t*)ci.b,
+                    (const fr_t*)ci.c, ci.len, lg_n, zi, t, part);
+        s.sync();
+        pl_g1::point r;
+        uint32_t wbits = 0;
+        auto sp = t.begin_device("msm_h", "", part, 2, gpu[2]);
+        dev_ptr_t<fr_t> scalars{&d_abc[0]};
+        pl_pippenger<pl_g1>(r, o, shared_n, pl_dev<pl_g1>(*h), h->n, scalars, wbits);
+        t.end_device(sp, gpu[2], h->n, wbits);
+        pl_store(out, c, r);
+    }
+    gpu.sync();
+    if (o.pin) {
+        auto sp = t.begin_host("unpin", "", 0);
+        pinned.release();
+        t.end_host(sp);
+    }
+    t.flush();
+    return pl_ok();
+    PL_ENTRY_CATCH
+}
+
+pl_error pl_prove_msms(const pl_points* l, const pl_points* a, const pl_points* b_g1,
+                       const pl_points* b_g2, const pl_circuit* circuits,
+                       size_t n_circuits, uint64_t domain_n, const pl_opts* opts,
+                       void* out_g1, void* out_g2, pl_phases* phases)
+{
+    PL_TRY
+    std::lock_guard<std::mutex> lock(pl_mutex);
+    const gpu_t& gpu = pl_gpu();
+    pl_timer t{phases, gpu[0]};
+    const pl_opts& o = *opts;
+    if (l->group != PL_GROUP_G1 || a->group != PL_GROUP_G1 || b_g1->group != PL_GROUP_G1 ||
+        b_g2->group != PL_GROUP_G2)
+        throw cuda_error{22, "L, A, B_G1 must be G1 points and B_G2 G2 points"};
+    size_t shared_n = pl_shared_n(o, domain_n);
+
+    pl_pinned pinned;
+    if (o.pin) {
+        auto sp = t.begin_host("pin", "", 0);
+        for (size_t c = 0; c < n_circuits; c++) {
             const pl_circuit& ci = circuits[c];
-            size_t abc = ci.abc_len * sizeof(fr_t);
-            pinned.add(ci.a, abc);
-            pinned.add(ci.b, abc);
-            pinned.add(ci.c, abc);
             for (const pl_split* j : {&ci.l, &ci.a_q, &ci.b_q}) {
                 pinned.add(j->ones, j->n_ones * sizeof(uint32_t));
                 pinned.add(j->tail_idx, j->n_tail * sizeof(uint32_t));
@@ -326,29 +370,17 @@ pl_error pl_prove(const pl_points* h, const pl_points* l, const pl_points* a,
         ~joiner() { if (th.joinable()) th.join(); }
     } join_g2{g2_thread};
 
-    dev_ptr_t<fr_t> d_abc{3 * n, s};
     pl_inject(o);
     for (size_t c = 0; c < n_circuits; c++) {
         const pl_circuit& ci = circuits[c];
         uint32_t part = (uint32_t)c;
-        pl_h_device(gpu, &d_abc[0], (const fr_t*)ci.a, (const fr_t*)ci.b,
-                    (const fr_t*)ci.c, ci.abc_len, lg_n, zi, t, part);
-        s.sync();
-
         pl_g1::point r;
-        uint32_t wbits = 0;
-        auto sp = t.begin_device("msm_h", "", part, 2, gpu[2]);
-        dev_ptr_t<fr_t> scalars{&d_abc[0]};
-        pl_pippenger<pl_g1>(r, o, shared_n, pl_dev<pl_g1>(*h), h->n, scalars, wbits);
-        t.end_device(sp, gpu[2], h->n, wbits);
-        pl_store(out_g1, 4 * c + 0, r);
-
         pl_split_run<pl_g1>(r, gpu, *l, ci.l, o, shared_n, t, "msm_l", part);
-        pl_store(out_g1, 4 * c + 1, r);
+        pl_store(out_g1, 3 * c + 0, r);
         pl_split_run<pl_g1>(r, gpu, *a, ci.a_q, o, shared_n, t, "msm_a", part);
-        pl_store(out_g1, 4 * c + 2, r);
+        pl_store(out_g1, 3 * c + 1, r);
         pl_split_run<pl_g1>(r, gpu, *b_g1, ci.b_q, o, shared_n, t, "msm_b_g1", part);
-        pl_store(out_g1, 4 * c + 3, r);
+        pl_store(out_g1, 3 * c + 2, r);
     }
     if (o.par_bg2) {
         g2_thread.join();

@@ -99,7 +99,10 @@ impl MsmEngine for CpuEngine {
         Ok(())
     }
 
-    fn msms(&self, _batch: &(), w: &MsmWork<'_>) -> Result<Vec<Msms>, ProverError> {
+    fn msms(&self, _batch: &(), w: &MsmWork<'_>, h: Option<Vec<G1Projective>>) -> Result<Vec<Msms>, ProverError> {
+        if h.is_some() {
+            return Err(ProverError::Internal("the CPU engine computes H itself".into()));
+        }
         Ok(g1_all(w.p, w.synths, w.splits, w.d, w.rec))
     }
 

@@ -61,11 +61,15 @@ pub struct PlSplit {
 }
 
 #[repr(C)]
-pub struct PlCircuit {
+pub struct PlAbc {
     pub a: *const c_void,
     pub b: *const c_void,
     pub c: *const c_void,
-    pub abc_len: usize,
+    pub len: usize,
+}
+
+#[repr(C)]
+pub struct PlCircuit {
     pub l: PlSplit,
     pub a_q: PlSplit,
     pub b_q: PlSplit,
@@ -85,7 +89,8 @@ const _: () = {
     assert!(size_of::<PlPhases>() == 32);
     assert!(size_of::<PlOpts>() == 32);
     assert!(size_of::<PlSplit>() == 40);
-    assert!(size_of::<PlCircuit>() == 152);
+    assert!(size_of::<PlAbc>() == 32);
+    assert!(size_of::<PlCircuit>() == 120);
 };
 
 extern "C" {
@@ -121,16 +126,25 @@ extern "C" {
         phases: *mut PlPhases,
     ) -> PlError;
     #[allow(clippy::too_many_arguments)]
-    pub fn pl_prove(
+    pub fn pl_prove_h(
         h: *const PlPoints,
+        circuits: *const PlAbc,
+        n_circuits: usize,
+        lg_n: u32,
+        z_inv: *const c_void,
+        opts: *const PlOpts,
+        out: *mut c_void,
+        phases: *mut PlPhases,
+    ) -> PlError;
+    #[allow(clippy::too_many_arguments)]
+    pub fn pl_prove_msms(
         l: *const PlPoints,
         a: *const PlPoints,
         b_g1: *const PlPoints,
         b_g2: *const PlPoints,
         circuits: *const PlCircuit,
         n_circuits: usize,
-        lg_n: u32,
-        z_inv: *const c_void,
+        domain_n: u64,
         opts: *const PlOpts,
         out_g1: *mut c_void,
         out_g2: *mut c_void,

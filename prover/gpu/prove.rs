@@ -1,12 +1,15 @@
-//! The CUDA engine ([`CudaEngine`]): H, the L, A, B_G1 MSMs and B_G2 on the
-//! GPU in one call for all partitions ([`BG2Plan::Engine`]). The driver does
-//! the rest (`msm_prep`, assembly with r, s). B_G2 is the B split against
+//! The CUDA engine ([`CudaEngine`]): two device calls for all partitions.
+//! H first (`pl_prove_h`: NTTs, quotient, H MSM), which needs no split
+//! scalars, so the driver runs `msm_prep` on the CPU meanwhile
+//! ([`MsmEngine::h_ahead`]); then the split MSMs (`pl_prove_msms`): L, A,
+//! B_G1 and B_G2 ([`BG2Plan::Engine`]). The driver does the rest (assembly
+//! with r, s). B_G2 is the B split against
 //! the G2 points on the device: ones by batch addition, the tail by
 //! Pippenger in G2. With `par-bg2` (A4) a second host thread drives B_G2
 //! beside the G1 work; without it B_G2 follows the G1 work.
 
 use super::device::{self, DeviceSrs};
-use super::ffi::{self, PhaseBuf, PlCircuit, PlOpts};
+use super::ffi::{self, PhaseBuf, PlAbc, PlCircuit, PlOpts};
 use super::ops::{feature_opts, to_g1, to_g2};
 use super::prep::RawSplit;
 use super::timing;
@@ -16,11 +19,11 @@ use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
 use crate::prove::driver;
-use crate::prove::engine::{MsmEngine, MsmWork, Msms};
+use crate::prove::engine::{HWork, MsmEngine, MsmWork, Msms};
 use crate::prove::msm_prep::CircuitSplits;
 use crate::synth::Synthesized;
 use blst::{blst_p1, blst_p2};
-use blstrs::Scalar as Fr;
+use blstrs::{G1Projective, Scalar as Fr};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,56 +34,96 @@ pub struct Hooks {
     pub inject_alloc_bytes: u64,
 }
 
-fn msms_gpu(
+fn h_gpu(
     srs: &DeviceSrs,
     synths: &[Synthesized],
+    d: &Domain,
+    o: &PlOpts,
+    rec: &Recorder,
+) -> Result<Vec<G1Projective>, ProverError> {
+    if synths
+        .iter()
+        .any(|s| s.b.len() != s.a.len() || s.c.len() != s.a.len() || s.a.len() > d.n)
+    {
+        return Err(ProverError::InvalidArgument(
+            "a, b, c must share one length within the domain".into(),
+        ));
+    }
+    let abc: Vec<PlAbc> = synths
+        .iter()
+        .map(|s| PlAbc {
+            a: s.a.as_ptr().cast(),
+            b: s.b.as_ptr().cast(),
+            c: s.c.as_ptr().cast(),
+            len: s.a.len(),
+        })
+        .collect();
+    let z = d.z_inv_on_coset();
+    let mut out = vec![blst_p1::default(); synths.len()];
+    let mut buf = PhaseBuf::new(8 * synths.len() + 8);
+    let t0 = Instant::now();
+    // SAFETY: every pointer refers to data owned by `synths`/`out`, alive and
+    // unmoved for the call; `out` holds one Jacobian point per circuit.
+    let e = unsafe {
+        ffi::pl_prove_h(
+            srs.h.raw(),
+            abc.as_ptr(),
+            abc.len(),
+            d.log2,
+            (&z as *const Fr).cast(),
+            o,
+            out.as_mut_ptr().cast(),
+            &mut buf.raw,
+        )
+    };
+    ffi::check(e)?;
+    timing::merge(rec, t0, &buf, None, None);
+    Ok(out.into_iter().map(to_g1).collect())
+}
+
+fn msms_gpu(
+    srs: &DeviceSrs,
     splits: &[CircuitSplits],
+    h: Vec<G1Projective>,
     d: &Domain,
     o: &PlOpts,
     rec: &Recorder,
 ) -> Result<Vec<Msms>, ProverError> {
-    if synths.iter().any(|s| s.b.len() != s.a.len() || s.c.len() != s.a.len()) {
-        return Err(ProverError::InvalidArgument("a, b, c lengths differ".into()));
+    if h.len() != splits.len() {
+        return Err(ProverError::Internal(format!(
+            "{} H results for {} circuits",
+            h.len(),
+            splits.len()
+        )));
     }
-    if splits.len() != synths.len() {
-        return Err(ProverError::InvalidArgument("one split per circuit".into()));
-    }
-    let circuits: Vec<PlCircuit> = synths
+    let circuits: Vec<PlCircuit> = splits
         .iter()
-        .zip(splits)
-        .map(|(s, sp)| PlCircuit {
-            a: s.a.as_ptr().cast(),
-            b: s.b.as_ptr().cast(),
-            c: s.c.as_ptr().cast(),
-            abc_len: s.a.len(),
+        .map(|sp| PlCircuit {
             l: sp.l.raw(),
             a_q: sp.a.raw(),
             b_q: sp.b.raw(),
         })
         .collect();
-    let z = d.z_inv_on_coset();
     if crate::selftest::ENABLED {
         // Harness self-test build only: the fixed delay as an L-MSM span.
         rec.time("msm_l", crate::selftest::slow_l_msm);
     }
-    let mut g1 = vec![blst_p1::default(); 4 * synths.len()];
-    let mut g2 = vec![blst_p2::default(); synths.len()];
-    let mut buf = PhaseBuf::new(48 * synths.len() + 16);
+    let mut g1 = vec![blst_p1::default(); 3 * splits.len()];
+    let mut g2 = vec![blst_p2::default(); splits.len()];
+    let mut buf = PhaseBuf::new(40 * splits.len() + 16);
     let t0 = Instant::now();
-    // SAFETY: every pointer refers to data owned by `synths`/`splits`/`g1`/
-    // `g2`, alive and unmoved for the call; lengths are passed alongside;
-    // `g1` holds 4 and `g2` one Jacobian point per circuit.
+    // SAFETY: every pointer refers to data owned by `splits`/`g1`/`g2`, alive
+    // and unmoved for the call; lengths are passed alongside; `g1` holds 3
+    // and `g2` one Jacobian point per circuit.
     let e = unsafe {
-        ffi::pl_prove(
-            srs.h.raw(),
+        ffi::pl_prove_msms(
             srs.l.raw(),
             srs.a.raw(),
             srs.b_g1.raw(),
             srs.b_g2.raw(),
             circuits.as_ptr(),
             circuits.len(),
-            d.log2,
-            (&z as *const Fr).cast(),
+            d.n as u64,
             o,
             g1.as_mut_ptr().cast(),
             g2.as_mut_ptr().cast(),
@@ -90,20 +133,21 @@ fn msms_gpu(
     ffi::check(e)?;
     timing::merge(rec, t0, &buf, None, None);
     Ok(g1
-        .chunks(4)
+        .chunks(3)
         .zip(g2)
-        .map(|(c, b_g2)| Msms {
-            h: to_g1(c[0]),
-            l: to_g1(c[1]),
-            a: to_g1(c[2]),
-            b_g1: to_g1(c[3]),
+        .zip(h)
+        .map(|((c, b_g2), h)| Msms {
+            h,
+            l: to_g1(c[0]),
+            a: to_g1(c[1]),
+            b_g1: to_g1(c[2]),
             b_g2: Some(to_g2(b_g2)),
         })
         .collect())
 }
 
-/// The CUDA engine: every MSM of every circuit, B_G2 included, in one
-/// device call ([`BG2Plan::Engine`]).
+/// The CUDA engine: H ahead of the split scalars, then every split MSM of
+/// every circuit, B_G2 included ([`BG2Plan::Engine`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CudaEngine {
     pub hooks: Hooks,
@@ -121,8 +165,18 @@ impl MsmEngine for CudaEngine {
         Ok((o, srs))
     }
 
-    fn msms(&self, (o, srs): &Self::Batch, w: &MsmWork<'_>) -> Result<Vec<Msms>, ProverError> {
-        msms_gpu(srs, w.synths, w.splits, w.d, o, w.rec)
+    fn h_ahead(&self, (o, srs): &Self::Batch, w: &HWork<'_>) -> Option<Result<Vec<G1Projective>, ProverError>> {
+        Some(h_gpu(srs, w.synths, w.d, o, w.rec))
+    }
+
+    fn msms(
+        &self,
+        (o, srs): &Self::Batch,
+        w: &MsmWork<'_>,
+        h: Option<Vec<G1Projective>>,
+    ) -> Result<Vec<Msms>, ProverError> {
+        let h = h.ok_or_else(|| ProverError::Internal("the CUDA engine computes H ahead".into()))?;
+        msms_gpu(srs, w.splits, h, w.d, o, w.rec)
     }
 
     fn b_g2_plan(&self) -> BG2Plan {

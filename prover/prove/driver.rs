@@ -1,11 +1,12 @@
 //! The proving driver, one for every MSM engine: checks the batch, lets the
-//! engine prepare it, splits every circuit's scalars once (`msm_prep`), runs
+//! engine prepare it, splits every circuit's scalars once (`msm_prep`; beside
+//! H where the engine computes H ahead), runs
 //! the engine's MSMs and, under [`BG2Plan::Cpu`], B_G2 on the CPU
 //! (concurrently with `par-bg2`, after the engine's work without it), then
 //! assembles each proof with its r, s.
 
 use super::b_g2::{b_g2_cpu, BG2Plan};
-use super::engine::{MsmEngine, MsmWork};
+use super::engine::{HWork, MsmEngine, MsmWork};
 use super::msm_prep::{circuit_splits, CircuitSplits};
 use crate::cpu::ntt::Domain;
 use crate::error::ProverError;
@@ -38,8 +39,19 @@ pub fn prove<E: MsmEngine>(
         )));
     }
     let batch = engine.begin(p, rec)?;
-    // Each circuit's L, A and B scalars split by value once; B serves B_G1 and B_G2.
-    let splits: Vec<CircuitSplits> = rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect());
+    // Each circuit's L, A and B scalars split by value once (B serves B_G1
+    // and B_G2), beside H where the engine computes it ahead (on the device:
+    // then the split is off the critical path while H takes longer).
+    let prep = || -> Vec<CircuitSplits> { rec.time("msm_prep", || synths.par_iter().map(circuit_splits).collect()) };
+    let hw = HWork { synths, d: &d, rec };
+    let (h, splits) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| engine.h_ahead(&batch, &hw));
+        let splits = prep();
+        (h.join(), splits)
+    });
+    let h = h
+        .map_err(|_| ProverError::Internal("the thread computing H panicked".into()))?
+        .transpose()?;
     let work = MsmWork {
         p,
         synths,
@@ -47,7 +59,7 @@ pub fn prove<E: MsmEngine>(
         d: &d,
         rec,
     };
-    let msms = || engine.msms(&batch, &work);
+    let msms = || engine.msms(&batch, &work, h);
     let (msms, cpu_b_g2) = match engine.b_g2_plan() {
         BG2Plan::Engine => (msms()?, None),
         BG2Plan::Cpu => {
