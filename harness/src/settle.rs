@@ -75,10 +75,12 @@ pub fn judge(
 /// of each (variant, case) family: the p-values of every row with both sides measured are
 /// adjusted again as one Benjamini-Hochberg family, each row keeps the larger of its two q-values,
 /// and rows whose verdict rested on significance are decided again. (A same-commit night on a GPU
-/// host once failed on one row of 92 at q = 0.047 within its family of 23.)
+/// host once failed on one row of 92 at q = 0.047 within its family of 23.) Rows that only
+/// repeat their one child phase (`same_as`) are not in the family; they take their child's
+/// q-value and verdict afterwards.
 fn one_family(rows: &mut [crate::model::PhaseComparison], alpha: f64) {
     let tested: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].ref_n > 0 && rows[i].cand_n > 0)
+        .filter(|&i| rows[i].ref_n > 0 && rows[i].cand_n > 0 && rows[i].same_as.is_none())
         .collect();
     let p: Vec<f64> = tested.iter().map(|&i| rows[i].p_value).collect();
     let q = crate::stats::benjamini_hochberg(&p);
@@ -100,6 +102,7 @@ fn one_family(rows: &mut [crate::model::PhaseComparison], alpha: f64) {
             }
         }
     }
+    compare::follow_children(rows);
 }
 
 /// One row still undecided when settling stopped.
@@ -277,6 +280,7 @@ mod tests {
             reps_needed: Some(20),
             note: None,
             pairs: None,
+            same_as: None,
         }
     }
 
