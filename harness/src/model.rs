@@ -364,6 +364,11 @@ pub struct PhaseComparison {
     /// two sides were tested as independent samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<usize>,
+    /// The one child phase this row only repeats (see `compare::duplicates`): the row is shown
+    /// with its own numbers but kept out of every Benjamini-Hochberg family, and its q-value and
+    /// verdict are the child's. Absent for every other row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<String>,
 }
 
 /// The result of `compare` / `diff`.

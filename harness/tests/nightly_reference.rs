@@ -185,6 +185,23 @@ fn undecided_rows_are_settled_with_more_repetitions() {
     let settle = &n2["settle"];
     assert!(settle["rounds"].as_u64().unwrap() >= 1, "{settle}");
     assert!(settle["added_reps"].as_u64().unwrap() >= 8, "{settle}");
+    // The night's alpha (0.05) is spent over its looks: half at the first, the rest split over
+    // the planned rounds, never more than alpha in all.
+    let planned = settle["planned_rounds"].as_u64().unwrap();
+    assert!(planned >= settle["rounds"].as_u64().unwrap(), "{settle}");
+    let levels: Vec<f64> = settle["look_levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_f64().unwrap())
+        .collect();
+    assert_eq!(levels.len() as u64, settle["rounds"].as_u64().unwrap() + 1, "{settle}");
+    assert_eq!(levels[0], 0.025, "{settle}");
+    assert!(
+        levels[1..].iter().all(|&l| (l - 0.025 / planned as f64).abs() < 1e-12),
+        "{settle}"
+    );
+    assert!(levels.iter().sum::<f64>() <= 0.05 + 1e-12, "{settle}");
     assert!(regressed_phases(&n2).contains(&"msm_l".to_string()), "{n2}");
     assert!(o.stdout.contains("settling:"), "{}", o.stdout);
     // The extra repetitions are in the run, interleaved with the reference's.
@@ -208,6 +225,9 @@ fn undecided_rows_are_settled_with_more_repetitions() {
     let o = night(&ws, "n3", &["--budget", "1ms"]);
     let n3 = json(&ws, "n3/nightly.json");
     assert_eq!(n3["settle"]["rounds"], 0, "{}", o.all());
+    // No round planned: the only look keeps the whole of alpha.
+    assert_eq!(n3["settle"]["planned_rounds"], 0, "{n3}");
+    assert_eq!(n3["settle"]["look_levels"][0], 0.05, "{n3}");
     assert_eq!(n3["settle"]["stopped"], "budget");
     let undecided = n3["settle"]["undecided"].as_array().unwrap();
     assert!(!undecided.is_empty(), "{n3}");

@@ -78,6 +78,7 @@ fn row(phase: &str, ratio: f64, ci: (f64, f64), verdict: Verdict, note: Option<&
         reps_needed: None,
         note: note.map(String::from),
         pairs: None,
+        same_as: None,
     }
 }
 

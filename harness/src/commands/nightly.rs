@@ -181,14 +181,14 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
     let (run, settled) = match &stored {
         Some(b) if first_pass.samples.iter().all(|s| s.ok) => {
             let opts = judge_options(cfg, name.as_str(), &choices, &first_pass);
-            let judge_run = |r: &Run| settle::judge(r, &b.run, &choices, &opts);
+            let judge_run = |r: &Run, level: f64| settle::judge(r, &b.run, &choices, &opts, level);
             let round = |c: &crate::model::Case| {
                 spec.suites
                     .iter()
                     .find(|(n, _)| *n == c.suite)
                     .map_or(5, |(_, s)| s.reps.max(5))
             };
-            match settle::settle(&mut session, &choices, &round, &judge_run, budget, started) {
+            match settle::settle(&mut session, &choices, &round, &judge_run, opts.alpha, budget, started) {
                 Ok((run, cmp, rep)) => (run, Some((cmp, rep))),
                 Err(e) => {
                     // Whatever was measured is kept (as an incomplete run) before the error ends the night.

@@ -7,17 +7,21 @@
 //! reference median) are `inconclusive` with a note; their ratio and interval are placeholders
 //! (the ratio of medians when both sides have values, else 1), their p and q are 1.
 //! Every number in a [`Comparison`] is finite, so it round-trips through JSON.
+//! A row that only repeats its one child phase (`total` of a synthesis-only run: see [`repeat`])
+//! is shown but kept out of the families, and takes its child's q-value and verdict.
 
 mod calibrate;
 pub mod common;
 mod options;
 pub mod overlap;
 mod phase;
+pub mod repeat;
 
 pub use crate::thresholds::{Thresholds, DEFAULT_FLOOR_MS, DEFAULT_THRESHOLD};
 pub use calibrate::{calibrate, CalibrateOptions};
 pub use options::{CompareOptions, DEFAULT_SEED};
 pub use phase::decide;
+pub use repeat::follow_children;
 
 /// The start of a row's note when one side has no values of the phase (`... reference`
 /// or `... candidate`): a phase only the other side records.
@@ -90,6 +94,7 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
             if let Some(data) = family_data(&r, &k, c, false) {
                 let mut family = compare_family(v, c, data, opts);
                 overlap::settle_members(&mut family, &groups);
+                follow_children(&mut family);
                 rows.extend(family);
             }
         }
@@ -143,6 +148,7 @@ pub fn compare_variants(
         if let Some(data) = family_data(&r, &k, &c, opts.paired) {
             let mut family = compare_family(candidate_variant, &c, data, opts);
             overlap::settle_members(&mut family, &groups);
+            follow_children(&mut family);
             rows.extend(family);
         }
     }
@@ -226,6 +232,7 @@ fn family_data(r: &Side, k: &Side, case: &Case, paired: bool) -> Option<Vec<Phas
             ref_failed: r_bad,
             cand_failed: k_bad,
             pairs: None,
+            same_as: None,
         }]);
     }
     let mut phases = r.run.phase_names(r.variant, case);
@@ -234,6 +241,15 @@ fn family_data(r: &Side, k: &Side, case: &Case, paired: bool) -> Option<Vec<Phas
             phases.push(p);
         }
     }
+    let measured: Vec<&crate::model::Sample> = [r, k]
+        .into_iter()
+        .flat_map(|side| {
+            side.run
+                .samples
+                .iter()
+                .filter(|s| s.ok && !s.warmup && s.variant == side.variant && &s.case == case)
+        })
+        .collect();
     let data = phases
         .into_iter()
         .filter_map(|p| {
@@ -247,6 +263,7 @@ fn family_data(r: &Side, k: &Side, case: &Case, paired: bool) -> Option<Vec<Phas
             let pairs = if paired { pairs(r, k, case, &p) } else { None };
             Some(PhaseData {
                 pairs,
+                same_as: repeat::repeated_child(&p, &measured),
                 ref_absent: missing(&reference, r.role),
                 cand_absent: missing(&candidate, k.role),
                 reference,

@@ -339,6 +339,7 @@ mod tests {
             reps_needed: None,
             note: None,
             pairs: None,
+            same_as: None,
         }
     }
 

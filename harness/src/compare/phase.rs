@@ -2,7 +2,9 @@
 //!
 //! Each phase gets medians, ratio, bootstrap interval and Mann-Whitney p-value; the p-values
 //! of the phases that could be tested are adjusted together with Benjamini-Hochberg (the family
-//! is one variant on one case, `total` included), then each row gets its verdict by [`decide`].
+//! is one variant on one case, `total` included, rows that only repeat their one child phase
+//! excluded: see [`super::repeat`]), then each row gets its verdict by [`decide`]; a row that
+//! only repeats a child takes the child's q-value and verdict.
 
 use crate::model::{Case, PhaseComparison, Verdict};
 use crate::stats::{self, reps_needed::Observed};
@@ -22,6 +24,9 @@ pub(crate) struct PhaseData {
     /// (reference, candidate) values of the same repetition, when the comparison is paired
     /// and every repetition has exactly one sample a side.
     pub pairs: Option<Vec<(f64, f64)>>,
+    /// The one child phase this phase only repeats in the family's measured samples, with the
+    /// largest share of it the child leaves uncovered ([`super::repeat::repeated_child`]).
+    pub same_as: Option<(String, f64)>,
 }
 
 /// The verdict rule. `regressed` / `improved` need a significant adjusted p-value (`q < alpha`)
@@ -66,16 +71,34 @@ pub(crate) fn compare_family(
     let opts = suite_opts.as_ref().unwrap_or(opts);
     let mut rows = Vec::with_capacity(data.len());
     let mut tested: Vec<Option<Tested>> = Vec::with_capacity(data.len());
+    let reasons: Vec<Option<String>> = data.iter().map(|d| untestable_reason(d, opts.min_samples)).collect();
+    // A row repeats its child only when both can be tested and the part the child leaves
+    // uncovered cannot move the row's ratio past its threshold on its own.
+    let repeats: Vec<Option<(String, f64)>> = data
+        .iter()
+        .zip(&reasons)
+        .map(|(d, reason)| {
+            let (child, share) = d.same_as.clone()?;
+            let c = data.iter().position(|x| x.phase == child)?;
+            let threshold = opts
+                .thresholds
+                .effective(&d.phase, stats::median(&d.reference).unwrap_or(0.0));
+            (reason.is_none() && reasons[c].is_none() && super::repeat::uncovered_bound(share) < threshold)
+                .then_some((child, share))
+        })
+        .collect();
     // Pairs are tested paired only when they are enough for the exact signed-rank test to reach
-    // the family's Bonferroni level at all (2 / 2^n <= alpha / m); fewer pairs have less power
-    // than the rank-sum test of the same samples, so they are tested unpaired. The choice
-    // depends on counts only, never on the outcome.
-    let min_pairs = opts.min_samples.max(stats::signed_rank::min_exact_pairs(
-        opts.alpha / data.len().max(1) as f64,
-    ));
-    for d in &data {
+    // the family's Bonferroni level at all (2 / 2^n <= alpha / m, m the rows tested together);
+    // fewer pairs have less power than the rank-sum test of the same samples, so they are tested
+    // unpaired. The choice depends on counts only, never on the outcome.
+    let members = repeats.iter().filter(|r| r.is_none()).count();
+    let min_pairs = opts
+        .min_samples
+        .max(stats::signed_rank::min_exact_pairs(opts.alpha / members.max(1) as f64));
+    for ((d, reason), repeat) in data.iter().zip(reasons).zip(&repeats) {
         let mut row = base_row(variant, case, d, opts);
-        let t = match untestable_reason(d, opts.min_samples) {
+        row.same_as = repeat.as_ref().map(|(c, _)| c.clone());
+        let t = match reason {
             Some(reason) => {
                 row.note = Some(join_notes(Some(reason), failure_note(d)));
                 let few = d.reference.len().min(d.candidate.len()) < opts.min_samples;
@@ -102,12 +125,22 @@ pub(crate) fn compare_family(
         rows.push(row);
         tested.push(t);
     }
-    let ps: Vec<f64> = tested.iter().flatten().map(|t| t.p).collect();
+    let ps: Vec<f64> = tested
+        .iter()
+        .zip(&repeats)
+        .filter(|(_, r)| r.is_none())
+        .filter_map(|(t, _)| t.as_ref().map(|t| t.p))
+        .collect();
     let qs = stats::benjamini_hochberg(&ps);
     let family = ps.len();
     let mut qi = qs.into_iter();
-    for ((row, t), d) in rows.iter_mut().zip(&tested).zip(&data) {
+    for (((row, t), d), repeat) in rows.iter_mut().zip(&tested).zip(&data).zip(&repeats) {
         let Some(t) = t else { continue };
+        if let Some((child, share)) = repeat {
+            // Verdict and q-value: the child's, given by `follow_children` below.
+            row.note = Some(join_notes(Some(super::repeat::note(child, *share)), failure_note(d)));
+            continue;
+        }
         let q = qi.next().unwrap_or(1.0);
         row.q_value = q;
         row.verdict = decide(q, t.ci.low, t.ci.high, t.threshold, opts.alpha);
@@ -138,6 +171,7 @@ pub(crate) fn compare_family(
         let note = join_notes(reason, failure_note(d));
         row.note = (!note.is_empty()).then_some(note);
     }
+    super::repeat::follow_children(&mut rows);
     rows
 }
 
@@ -167,6 +201,7 @@ fn base_row(variant: &str, case: &Case, d: &PhaseData, opts: &CompareOptions) ->
         reps_needed: None,
         note: None,
         pairs: None,
+        same_as: None,
     }
 }
 
