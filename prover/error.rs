@@ -8,6 +8,10 @@ pub enum ProverError {
     UnknownPreset(String),
     #[error("synthesis failed: {0}")]
     Synthesis(String),
+    /// Synthesis from the recorded shape (`shape-synth`) refused a cached
+    /// shape that is not the circuit's.
+    #[error("shape mismatch: {0}")]
+    ShapeMismatch(String),
     #[error("parameter file {path}: {reason}")]
     Params { path: String, reason: String },
     #[error("parameter generation failed: {0}")]
@@ -32,6 +36,15 @@ pub enum ProverError {
     Internal(String),
     #[error("i/o error on {path}: {source}")]
     Io { path: String, source: std::io::Error },
+}
+
+impl From<crate::synth::ShapeSynthError> for ProverError {
+    fn from(e: crate::synth::ShapeSynthError) -> Self {
+        match e {
+            crate::synth::ShapeSynthError::Mismatch { .. } => ProverError::ShapeMismatch(e.to_string()),
+            crate::synth::ShapeSynthError::Witness(e) => ProverError::Synthesis(e.to_string()),
+        }
+    }
 }
 
 impl ProverError {

@@ -32,6 +32,13 @@ pub trait Cs: Send {
     fn wants_values(&self) -> bool {
         true
     }
+    /// Whether `enforce` looks at its linear combinations (false for a
+    /// witness-only system, which only counts constraints): an adapter whose
+    /// combinations come from closures may then skip calling them and pass
+    /// empty ones.
+    fn wants_constraints(&self) -> bool {
+        true
+    }
 }
 
 /// Whether synthesis vectors are pre-sized (feature `presize`, A2).
