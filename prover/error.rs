@@ -38,15 +38,6 @@ pub enum ProverError {
     Io { path: String, source: std::io::Error },
 }
 
-impl From<crate::synth::ShapeSynthError> for ProverError {
-    fn from(e: crate::synth::ShapeSynthError) -> Self {
-        match e {
-            crate::synth::ShapeSynthError::Mismatch { .. } => ProverError::ShapeMismatch(e.to_string()),
-            crate::synth::ShapeSynthError::Witness(e) => ProverError::Synthesis(e.to_string()),
-        }
-    }
-}
-
 impl ProverError {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
         ProverError::Io {

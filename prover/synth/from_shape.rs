@@ -13,6 +13,7 @@
 use super::witness::{witness, Witness};
 use super::Synthesized;
 use crate::cs::{is_one_vartime, is_zero_vartime, Circuit, CsError, SizeHint};
+use crate::error::ProverError;
 use crate::shape::{Densities, Matrix, Shape, COEFF_MINUS_ONE, COEFF_ONE};
 use blstrs::Scalar as Fr;
 use ff::Field;
@@ -34,6 +35,15 @@ pub enum ShapeSynthError {
     /// The witness-only synthesis itself failed.
     #[error("witness synthesis failed: {0}")]
     Witness(#[from] CsError),
+}
+
+impl From<ShapeSynthError> for ProverError {
+    fn from(e: ShapeSynthError) -> Self {
+        match e {
+            ShapeSynthError::Mismatch { .. } => ProverError::ShapeMismatch(e.to_string()),
+            ShapeSynthError::Witness(e) => ProverError::Synthesis(e.to_string()),
+        }
+    }
 }
 
 /// A shape ready for synthesis: the shape and its densities, computed once.
