@@ -5,9 +5,12 @@
 //! What is skipped: `enforce` never reads its linear combinations (no
 //! evaluation, no density marking), and it says so through
 //! [`Cs::wants_constraints`], so the bellpepper adapter of the real circuits
-//! does not even call the combination closures. Our own circuits build
-//! their [`Lc`]s before calling `enforce` (the trait takes them by value),
-//! so for them the combinations are still built, then dropped unread.
+//! does not call the combination closures, and our gadgets that enforce
+//! through [`Cs::enforce_with`] (bits, xor, and, ch, maj, the S-box, the
+//! mix chains) do not build their combinations. The rest of our circuits
+//! (the 32-bit word addition, whose carry bits are allocated while its
+//! combination is built; the Merkle step; the linear combinations Poseidon
+//! and the digest packing carry as values) still build theirs, dropped unread.
 
 use crate::cs::{presized, Circuit, Cs, CsError, Lc, SizeHint, Var};
 use blstrs::Scalar as Fr;
