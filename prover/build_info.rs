@@ -10,7 +10,7 @@ pub const GIT_DIRTY: &str = env!("PHASELINE_GIT_DIRTY");
 pub const RUSTC: &str = env!("PHASELINE_RUSTC");
 
 /// Optimization features this crate declares.
-pub const OPT_FEATURES: &[&str] = &["smallvec", "presize", "par-bg2", "pin", "window-tune"];
+pub const OPT_FEATURES: &[&str] = &["smallvec", "presize", "shape-synth", "par-bg2", "pin", "window-tune"];
 
 /// Harness self-test features: never optimizations, never part of a variant
 /// that combines the optimization flags.
@@ -49,8 +49,10 @@ fn inert_of(enabled: &[String], backend: Backend, circuit: &str) -> Vec<String> 
         // The CUDA backend acts on every optimization feature.
         Backend::Cuda => &[],
         // smallvec/presize act on our circuits' LC type, which bellperson's
-        // synthesis runs through the bridge; the rest are our prover's own.
-        Backend::Bellperson => &["par-bg2", "pin", "window-tune"],
+        // synthesis runs through the bridge; the rest are our prover's own
+        // (shape-synth: bellperson's prover synthesizes by itself, and the
+        // runner keeps our engine on this backend in synth mode too).
+        Backend::Bellperson => &["shape-synth", "par-bg2", "pin", "window-tune"],
         // Not this runner's backend: nothing of ours runs.
         Backend::Supraseal => &[],
     };
@@ -147,7 +149,7 @@ mod tests {
     #[test]
     fn inert_by_backend_and_by_circuit() {
         let on = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let all = on(&["par-bg2", "pin", "presize", "smallvec", "window-tune"]);
+        let all = on(&["par-bg2", "pin", "presize", "shape-synth", "smallvec", "window-tune"]);
         assert_eq!(inert_of(&all, Backend::Cpu, "small"), on(&["pin", "window-tune"]));
         assert_eq!(inert_of(&all, Backend::Cuda, "small"), on(&[]));
         // the real circuit has no size hint and none of our circuits' vectors
@@ -158,8 +160,11 @@ mod tests {
         );
         assert_eq!(
             inert_of(&all, Backend::Bellperson, "porep-real:2KiB"),
-            on(&["par-bg2", "pin", "presize", "window-tune"])
+            on(&["par-bg2", "pin", "presize", "shape-synth", "window-tune"])
         );
+        // shape-synth acts wherever our engine would synthesize
+        assert!(!inert_of(&all, Backend::Cpu, "porep-real:2KiB").contains(&"shape-synth".to_string()));
+        assert!(!inert_of(&all, Backend::Cuda, "small").contains(&"shape-synth".to_string()));
         // smallvec acts on the real circuit (the adapter builds our Lc type)
         assert!(!inert_of(&all, Backend::Cpu, "porep-real:2KiB").contains(&"smallvec".to_string()));
         // only enabled features are ever listed

@@ -8,6 +8,10 @@ pub enum ProverError {
     UnknownPreset(String),
     #[error("synthesis failed: {0}")]
     Synthesis(String),
+    /// Synthesis from the recorded shape (`shape-synth`) refused a cached
+    /// shape that is not the circuit's.
+    #[error("shape mismatch: {0}")]
+    ShapeMismatch(String),
     #[error("parameter file {path}: {reason}")]
     Params { path: String, reason: String },
     #[error("parameter generation failed: {0}")]

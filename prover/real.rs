@@ -17,7 +17,9 @@ use crate::groth16::Params;
 use crate::phases::Recorder;
 use crate::prove::prover::Prover;
 use crate::record::{Mode, Record};
-use crate::run::{circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts};
+use crate::run::{
+    circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts, SynthPath,
+};
 use crate::synth::synthesize;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
 use std::path::{Path, PathBuf};
@@ -152,11 +154,13 @@ pub fn run_synth_real(
 ) -> Result<(), ProverError> {
     let c1 = resolve_c1(o, c1)?;
     let o = &real_opts(o, &c1);
+    // The shape is the blank circuit's, cached where setup caches it.
+    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
         let rec = Recorder::with_delays(o.delays.clone());
         let t = Instant::now();
-        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let (synths, allocs) = synth_all(&cs, &rec, &path)?;
         let total = t.elapsed().as_secs_f64() * 1e3;
         check_inputs(&cs, &synths)?;
         let info = circuit_info(o, &cs[0], &synths[0]);
@@ -179,6 +183,7 @@ pub fn run_prove_real(
     let o = &real_opts(o, &c1);
     let (params, file) = real_params(o, c1.sector, &circuits(&c1)?[0])?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
+    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
         let engine = match prover {
@@ -195,7 +200,7 @@ pub fn run_prove_real(
                 continue;
             }
         };
-        let mut r = prove_rep(o, engine, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
+        let mut r = prove_rep(o, engine, &path, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
             if o.verify {
                 rec.time("verify_filecoin", || {
                     phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)

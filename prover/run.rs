@@ -15,8 +15,8 @@ use crate::prove::prover::{EngineChoice, Prover};
 use crate::record::{Backend, CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::setup::fixed_base_choice::for_proving;
-use crate::setup::runner::generate_cached;
-use crate::synth::{synthesize, Synthesized};
+use crate::setup::runner::{generate_cached, shape_for};
+use crate::synth::{synthesize, witness, ShapeSynth, Synthesized};
 use blstrs::Scalar as Fr;
 use ff::Field;
 use rayon::prelude::*;
@@ -50,7 +50,43 @@ fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
     rep_circuits(&o.circuit, o.partitions, o.seed, rep).map_err(ProverError::UnknownPreset)
 }
 
-pub(crate) fn synth_all<C: Circuit>(cs: &[C], rec: &Recorder) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
+/// How a run synthesizes: our engine, or (feature `shape-synth`, E1) the
+/// witness alone, then A, B, C from the recorded shape.
+#[derive(Clone, Debug)]
+pub enum SynthPath {
+    Engine,
+    Shape(Box<ShapeSynth>),
+}
+
+impl SynthPath {
+    /// The path this build takes for a run of `o` on circuits of `c`'s shape:
+    /// from the shape with `shape-synth`, except on bellperson's backend,
+    /// whose prover synthesizes by itself (the feature is inert there).
+    pub fn for_run<C: Circuit>(o: &RunOpts, c: &C) -> Result<SynthPath, ProverError> {
+        if cfg!(feature = "shape-synth") && o.backend != Backend::Bellperson {
+            SynthPath::from_cache(&o.params_dir, c)
+        } else {
+            Ok(SynthPath::Engine)
+        }
+    }
+
+    /// The shape of `c` from the cache in `dir` that setup uses (recorded
+    /// and cached there when missing), loaded once per run, outside the
+    /// repetitions' records.
+    pub fn from_cache<C: Circuit>(dir: &Path, c: &C) -> Result<SynthPath, ProverError> {
+        let shape = shape_for(c, Some(dir), &Recorder::new())?;
+        Ok(SynthPath::Shape(Box::new(ShapeSynth::new(shape))))
+    }
+}
+
+/// Synthesizes every circuit on `path` as phase `synthesis` (after the
+/// `size_hint` phase); on the shape path with sub-phases `witness` and
+/// `abc_matvec`. Returns the allocations counted during `synthesis`.
+pub fn synth_all<C: Circuit>(
+    cs: &[C],
+    rec: &Recorder,
+    path: &SynthPath,
+) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
     // The size hint is a property of the shape (counted once per process,
     // then cached): its own phase, so `synthesis` measures synthesis alone.
     rec.time("size_hint", || {
@@ -59,14 +95,28 @@ pub(crate) fn synth_all<C: Circuit>(cs: &[C], rec: &Recorder) -> Result<(Vec<Syn
         }
     });
     let before = AllocCounts::now();
-    let out: Result<Vec<_>, _> = rec.time("synthesis", || {
-        cs.par_iter()
+    let out: Result<Vec<_>, ProverError> = rec.time("synthesis", || match path {
+        SynthPath::Engine => cs
+            .par_iter()
             .map(|c| synthesize(c, None))
             .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ProverError::Synthesis(e.to_string())),
+        SynthPath::Shape(shape) => {
+            let ws = rec
+                .time_in("witness", Some("synthesis"), || {
+                    cs.par_iter().map(|c| witness(c, None)).collect::<Result<Vec<_>, _>>()
+                })
+                .map_err(|e| ProverError::Synthesis(e.to_string()))?;
+            rec.time_in("abc_matvec", Some("synthesis"), || {
+                cs.iter()
+                    .zip(ws)
+                    .map(|(c, w)| Ok(shape.synthesized(&c.shape_id(), w)?))
+                    .collect()
+            })
+        }
     });
     let allocs = AllocCounts::now().since(before);
-    let out = out.map_err(|e| ProverError::Synthesis(e.to_string()))?;
-    Ok((out, allocs))
+    Ok((out?, allocs))
 }
 
 pub(crate) fn circuit_info<C: Circuit>(o: &RunOpts, c: &C, s: &Synthesized) -> CircuitInfo {
@@ -123,11 +173,12 @@ pub(crate) fn prover(o: &RunOpts) -> Result<Prover, ProverError> {
 
 /// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
 pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
+    let path = SynthPath::for_run(o, &circuits(o, 0)?[0])?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         let rec = Recorder::with_delays(o.delays.clone());
         let t = Instant::now();
-        let (synths, allocs) = synth_all(&cs, &rec)?;
+        let (synths, allocs) = synth_all(&cs, &rec, &path)?;
         let total = t.elapsed().as_secs_f64() * 1e3;
         let info = circuit_info(o, &cs[0], &synths[0]);
         let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs);
@@ -179,11 +230,12 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     let prover = prover(o)?;
     let (params, file) = params_for(o)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
+    let path = SynthPath::for_run(o, &circuits(o, 0)?[0])?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         let mut r = match prover {
             Prover::Bellperson => prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0,
-            Prover::Ours(engine) => prove_rep(o, engine, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?,
+            Prover::Ours(engine) => prove_rep(o, engine, &path, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?,
         };
         r.params = Some(file.clone());
         sink(r)?;
@@ -198,6 +250,7 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
 pub(crate) fn prove_rep<C: Circuit>(
     o: &RunOpts,
     engine: EngineChoice,
+    path: &SynthPath,
     rep: usize,
     cs: &[C],
     params: &Params,
@@ -206,7 +259,7 @@ pub(crate) fn prove_rep<C: Circuit>(
 ) -> Result<Record, ProverError> {
     let rec = Recorder::with_delays(o.delays.clone());
     let t = Instant::now();
-    let (synths, allocs) = synth_all(cs, &rec)?;
+    let (synths, allocs) = synth_all(cs, &rec, path)?;
     let rs: Vec<(Fr, Fr)> = (0..synths.len())
         .map(|_| (Fr::random(&mut *rng), Fr::random(&mut *rng)))
         .collect();

@@ -15,7 +15,7 @@ use phaseline_prover::groth16::params::{check, Expected};
 use phaseline_prover::phases::Recorder;
 use phaseline_prover::record::{Backend, Mode, Record};
 use phaseline_prover::run::{run_prove, RunOpts};
-use phaseline_prover::synth::bellpepper_entry::synthesize_bellpepper;
+use phaseline_prover::synth::bellpepper_entry::{synthesize_bellpepper, witness_bellpepper};
 use phaseline_record::{required, Requires};
 use rand_core::SeedableRng;
 
@@ -126,6 +126,10 @@ fn bellpepper_circuit_proven_by_our_prover_verifies_with_bellperson() {
     let s = synthesize_bellpepper(PowerChain { x: Some(x), k, rounds }, SizeHint::default()).unwrap();
     let d = Domain::for_len(s.num_constraints()).unwrap();
     check(&params, &Expected::of(&s, d.n), "mem").unwrap();
+    // Witness only (the closures never called): the engine's assignment and count.
+    let w = witness_bellpepper(PowerChain { x: Some(x), k, rounds }, SizeHint::default()).unwrap();
+    assert_eq!((&w.inputs, &w.aux), (&s.inputs, &s.aux));
+    assert_eq!(w.constraints + s.inputs.len(), s.num_constraints());
     let rec = Recorder::new();
     let rs = [(Fr::random(&mut rng), Fr::random(&mut rng))];
     let proofs = phaseline_prover::cpu::prove::prove(&params, std::slice::from_ref(&s), &rs, &rec).unwrap();

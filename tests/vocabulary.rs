@@ -25,7 +25,9 @@ fn literals(text: &str, call: &str, nth: usize) -> Vec<String> {
     while let Some(k) = text[from..].find(call) {
         let at = from + k + call.len();
         from = at;
-        let Some(close) = text[at..].find(");") else { continue };
+        // A call whose closure ends the function (`rec.time("x", || {..})` as
+        // the tail expression) has no `);`: its arguments run to the end.
+        let close = text[at..].find(");").unwrap_or(text.len() - at);
         let args: Vec<&str> = text[at..at + close].split(',').map(str::trim).collect();
         if let Some(a) = args.get(nth) {
             if let Some(lit) = a.strip_prefix('"').and_then(|r| r.split('"').next()) {

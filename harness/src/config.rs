@@ -618,7 +618,7 @@ mod tests {
     fn repository_config_is_valid() {
         let cfg = Config::parse(include_str!("../../phaseline.toml")).expect("phaseline.toml parses");
         let all = &cfg.variants["all"];
-        assert_eq!(all.len(), 5);
+        assert_eq!(all.len(), 6);
         assert!(
             !all.iter().any(|f| f == "selftest-slow"),
             "self-test feature is never in `all`"

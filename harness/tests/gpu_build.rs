@@ -24,7 +24,7 @@ fn gpu_variants_build_and_are_accepted_with_the_shipped_config() {
     assert!(o.status.success(), "phaseline build failed:\n{stdout}\n{stderr}");
     for (name, features) in [
         ("gpu", "[cuda]"),
-        ("gpu-all", "[cuda,par-bg2,pin,presize,smallvec,window-tune]"),
+        ("gpu-all", "[cuda,par-bg2,pin,presize,shape-synth,smallvec,window-tune]"),
     ] {
         let line = stdout
             .lines()

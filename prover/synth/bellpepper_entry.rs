@@ -1,9 +1,12 @@
 //! A bellpepper-compatible entry: any `bellpepper_core::Circuit` can be
-//! synthesized by our engine and proven by our prover.
+//! synthesized by our engine and proven by our prover, or synthesized for
+//! its witness only ([`BellpepperWitness`]), the linear-combination closures
+//! never called.
 
 use super::engine::{Engine, Which};
+use super::witness::{Witness, WitnessCs};
 use super::Synthesized;
-use crate::cs::{SizeHint, Var};
+use crate::cs::{Cs, SizeHint, Var};
 use bellpepper_core::{ConstraintSystem, Index, LinearCombination, SynthesisError, Variable};
 use blstrs::Scalar as Fr;
 
@@ -83,4 +86,78 @@ pub fn synthesize_bellpepper<C: bellpepper_core::Circuit<Fr>>(
     let mut e = BellpepperEngine(Engine::new(hint));
     circuit.synthesize(&mut e)?;
     Ok(e.0.finish())
+}
+
+/// Witness-only synthesis behind bellpepper's `ConstraintSystem` trait:
+/// values are kept, constraints counted, and the closures that build the
+/// linear combinations are never called (they only build combinations).
+pub struct BellpepperWitness(pub WitnessCs);
+
+fn aux_var(v: Var) -> Variable {
+    match v {
+        Var::Input(i) => Variable::new_unchecked(Index::Input(i as usize)),
+        Var::Aux(i) => Variable::new_unchecked(Index::Aux(i as usize)),
+    }
+}
+
+impl ConstraintSystem<Fr> for BellpepperWitness {
+    type Root = Self;
+
+    fn alloc<F, A, AR>(&mut self, _: A, f: F) -> Result<Variable, SynthesisError>
+    where
+        F: FnOnce() -> Result<Fr, SynthesisError>,
+        A: FnOnce() -> AR,
+        AR: Into<String>,
+    {
+        let v = self
+            .0
+            .alloc(Some(f()?))
+            .map_err(|_| SynthesisError::AssignmentMissing)?;
+        Ok(aux_var(v))
+    }
+
+    fn alloc_input<F, A, AR>(&mut self, _: A, f: F) -> Result<Variable, SynthesisError>
+    where
+        F: FnOnce() -> Result<Fr, SynthesisError>,
+        A: FnOnce() -> AR,
+        AR: Into<String>,
+    {
+        let v = self
+            .0
+            .alloc_input(Some(f()?))
+            .map_err(|_| SynthesisError::AssignmentMissing)?;
+        Ok(aux_var(v))
+    }
+
+    fn enforce<A, AR, LA, LB, LC>(&mut self, _: A, _: LA, _: LB, _: LC)
+    where
+        A: FnOnce() -> AR,
+        AR: Into<String>,
+        LA: FnOnce(LinearCombination<Fr>) -> LinearCombination<Fr>,
+        LB: FnOnce(LinearCombination<Fr>) -> LinearCombination<Fr>,
+        LC: FnOnce(LinearCombination<Fr>) -> LinearCombination<Fr>,
+    {
+        self.0.out.constraints += 1;
+    }
+
+    fn push_namespace<NR, N>(&mut self, _: N)
+    where
+        NR: Into<String>,
+        N: FnOnce() -> NR,
+    {
+    }
+    fn pop_namespace(&mut self) {}
+    fn get_root(&mut self) -> &mut Self::Root {
+        self
+    }
+}
+
+/// Synthesizes a bellpepper circuit for its witness only.
+pub fn witness_bellpepper<C: bellpepper_core::Circuit<Fr>>(
+    circuit: C,
+    hint: SizeHint,
+) -> Result<Witness, SynthesisError> {
+    let mut w = BellpepperWitness(WitnessCs::new(hint));
+    circuit.synthesize(&mut w)?;
+    Ok(w.0.out)
 }

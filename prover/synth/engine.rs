@@ -5,7 +5,7 @@ use blstrs::Scalar as Fr;
 use ff::Field;
 
 /// The result of synthesizing one circuit.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Synthesized {
     /// Input assignment, `inputs[0] == 1`.
     pub inputs: Vec<Fr>,

@@ -26,6 +26,10 @@ pub const MSM_PREP: &str = "msm_prep";
 /// Synthesis of one circuit to learn its shape (real circuits).
 pub const SYNTHESIZE_SHAPE: &str = "synthesize_shape";
 pub const SIZE_HINT: &str = "size_hint";
+/// Synthesis from the recorded shape (`shape-synth`), under `synthesis`: the
+/// witness-only synthesis, then A, B, C as sparse matrix-vector products.
+pub const WITNESS: &str = "witness";
+pub const ABC_MATVEC: &str = "abc_matvec";
 
 // The GPU backend (CUDA device events and host spans).
 pub const CUDA_INIT: &str = "cuda_init";
@@ -77,6 +81,8 @@ pub const KNOWN: &[&str] = &[
     MSM_PREP,
     SYNTHESIZE_SHAPE,
     SIZE_HINT,
+    WITNESS,
+    ABC_MATVEC,
     CUDA_INIT,
     SRS_UPLOAD,
     H2D,

@@ -24,7 +24,7 @@ impl Bit {
     /// Allocates a witness bit with the booleanity constraint `b * (1 - b) = 0`.
     pub fn alloc<C: Cs>(cs: &mut C, value: Option<bool>) -> Result<Bit, CsError> {
         let var = cs.alloc(value.map(fr_bool))?;
-        cs.enforce(Lc::var(var), Lc::one().minus(var), Lc::zero());
+        cs.enforce_with(|| (Lc::var(var), Lc::one().minus(var), Lc::zero()));
         Ok(Bit::Var { var, value, neg: false })
     }
 
@@ -84,8 +84,10 @@ impl Bit {
             _ => {
                 let v = a.value().zip(b.value()).map(|(x, y)| x ^ y);
                 let c = Bit::alloc_unchecked(cs, v)?;
-                let rhs = a.lc().add_lc(Fr::ONE, &b.lc()).add_lc(-Fr::ONE, &c.lc());
-                cs.enforce(a.scaled_lc(Fr::ONE.double()), b.lc(), rhs);
+                cs.enforce_with(|| {
+                    let rhs = a.lc().add_lc(Fr::ONE, &b.lc()).add_lc(-Fr::ONE, &c.lc());
+                    (a.scaled_lc(Fr::ONE.double()), b.lc(), rhs)
+                });
                 Ok(c)
             }
         }
@@ -98,7 +100,7 @@ impl Bit {
             _ => {
                 let v = a.value().zip(b.value()).map(|(x, y)| x & y);
                 let c = Bit::alloc_unchecked(cs, v)?;
-                cs.enforce(a.lc(), b.lc(), c.lc());
+                cs.enforce_with(|| (a.lc(), b.lc(), c.lc()));
                 Ok(c)
             }
         }
@@ -120,9 +122,11 @@ impl Bit {
             _ => None,
         };
         let c = Bit::alloc_unchecked(cs, v)?;
-        let fg = f.lc().add_lc(-Fr::ONE, &g.lc());
-        let rhs = c.lc().add_lc(-Fr::ONE, &g.lc());
-        cs.enforce(e.lc(), fg, rhs);
+        cs.enforce_with(|| {
+            let fg = f.lc().add_lc(-Fr::ONE, &g.lc());
+            let rhs = c.lc().add_lc(-Fr::ONE, &g.lc());
+            (e.lc(), fg, rhs)
+        });
         Ok(c)
     }
 
@@ -149,13 +153,15 @@ impl Bit {
             _ => None,
         };
         let m = Bit::alloc_unchecked(cs, v)?;
-        let inner = b.lc().add_lc(Fr::ONE, &c.lc()).add_lc(-Fr::ONE.double(), &bc.lc());
-        let rhs = m.lc().add_lc(-Fr::ONE, &bc.lc());
-        if swap {
-            cs.enforce(inner, a.lc(), rhs);
-        } else {
-            cs.enforce(a.lc(), inner, rhs);
-        }
+        cs.enforce_with(|| {
+            let inner = b.lc().add_lc(Fr::ONE, &c.lc()).add_lc(-Fr::ONE.double(), &bc.lc());
+            let rhs = m.lc().add_lc(-Fr::ONE, &bc.lc());
+            if swap {
+                (inner, a.lc(), rhs)
+            } else {
+                (a.lc(), inner, rhs)
+            }
+        });
         Ok(m)
     }
 }

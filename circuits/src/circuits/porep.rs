@@ -222,8 +222,10 @@ fn chain<C: Cs>(cs: &mut C, links: usize, start: Option<Fr>, square: bool, k: Fr
     for _ in 0..links {
         let y_v = x_v.map(|x| if square { x.square() } else { x * k });
         let y = cs.alloc(y_v)?;
-        let b = if square { Lc::var(x) } else { Lc::constant(k) };
-        cs.enforce(Lc::var(x), b, Lc::var(y));
+        cs.enforce_with(|| {
+            let b = if square { Lc::var(x) } else { Lc::constant(k) };
+            (Lc::var(x), b, Lc::var(y))
+        });
         (x, x_v) = (y, y_v);
     }
     Ok(())
@@ -270,7 +272,7 @@ impl Circuit for PorepCircuit {
             let x_v = cs.wants_values().then(|| Fr::random(&mut mix));
             let x = cs.alloc(x_v)?;
             let y = cs.alloc(x_v.map(|x| x.square()))?;
-            cs.enforce(Lc::var(x), Lc::var(x), Lc::var(y));
+            cs.enforce_with(|| (Lc::var(x), Lc::var(x), Lc::var(y)));
         }
         let field = cs.wants_values().then(|| Fr::random(&mut mix));
         let bit = cs
@@ -282,7 +284,7 @@ impl Circuit for PorepCircuit {
         chain(cs, chains.bits_a, bit, false, Fr::ONE)?;
         chain(cs, chains.bits_ab, bit, true, Fr::ONE)?;
         let root = cs.alloc_input(cur.value)?;
-        cs.enforce(cur.lc(), Lc::one(), Lc::var(root));
+        cs.enforce_with(|| (cur.lc(), Lc::one(), Lc::var(root)));
         Ok(())
     }
 

@@ -179,11 +179,11 @@ fn sbox<C: Cs>(cs: &mut C, x: &Lin) -> Result<Lin, CsError> {
     let x4v = x2v.map(|v| v.square());
     let x5v = x4v.zip(x.value).map(|(a, b)| a * b);
     let x2 = cs.alloc(x2v)?;
-    cs.enforce(x.lc(), x.lc(), Lc::var(x2));
+    cs.enforce_with(|| (x.lc(), x.lc(), Lc::var(x2)));
     let x4 = cs.alloc(x4v)?;
-    cs.enforce(Lc::var(x2), Lc::var(x2), Lc::var(x4));
+    cs.enforce_with(|| (Lc::var(x2), Lc::var(x2), Lc::var(x4)));
     let x5 = cs.alloc(x5v)?;
-    cs.enforce(Lc::var(x4), x.lc(), Lc::var(x5));
+    cs.enforce_with(|| (Lc::var(x4), x.lc(), Lc::var(x5)));
     Ok(Lin::var(x5, x5v))
 }
 

@@ -28,8 +28,26 @@ pub trait Cs: Send {
     fn alloc_input(&mut self, value: Option<Fr>) -> Result<Var, CsError>;
     /// Enforces `a * b = c`.
     fn enforce(&mut self, a: Lc, b: Lc, c: Lc);
+    /// Enforces the constraint `f` builds. A system that never looks at the
+    /// combinations (`wants_constraints` false) counts it without calling
+    /// `f`, so gadgets that build their combinations in `f` skip that work.
+    fn enforce_with<F: FnOnce() -> (Lc, Lc, Lc)>(&mut self, f: F) {
+        if self.wants_constraints() {
+            let (a, b, c) = f();
+            self.enforce(a, b, c);
+        } else {
+            self.enforce(Lc::default(), Lc::default(), Lc::default());
+        }
+    }
     /// Whether witness values are wanted (false while only the shape matters).
     fn wants_values(&self) -> bool {
+        true
+    }
+    /// Whether `enforce` looks at its linear combinations (false for a
+    /// witness-only system, which only counts constraints): an adapter whose
+    /// combinations come from closures may then skip calling them and pass
+    /// empty ones.
+    fn wants_constraints(&self) -> bool {
         true
     }
 }
