@@ -691,7 +691,7 @@ mod tests {
         // The GPU phases come from the protocol, not from a list repeated in the config.
         assert!(gpu.required_phases.is_empty(), "{:?}", gpu.required_phases);
         let need = phaseline_record::required(gpu.mode, gpu.backend, phaseline_record::Requires::default());
-        for p in ["msm_prep", "h2d", "batch_add", "tail_msm", "b_g2", "msm_l"] {
+        for p in ["msm_prep", "h2d", "batch_add", "tail_msm", "msm_b_g2", "msm_l"] {
             assert!(need.contains(&p), "a cuda record need not carry {p}");
         }
         assert_eq!(cfg.suites["real"].required_phases, ["verify_filecoin"]);
