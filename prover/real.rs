@@ -47,11 +47,6 @@ impl From<RealError> for ProverError {
     }
 }
 
-/// The cached C1 file of a sector and seed.
-pub fn c1_cache_path(dir: &Path, sector: Sector, seed: u64) -> PathBuf {
-    dir.join(format!("c1-porep-real-{}-seed{seed}.json", sector.name()))
-}
-
 /// Seals seeded random data and writes its C1 output to `out` (atomically).
 pub fn make_c1(sector: Sector, seed: u64, out: &Path) -> Result<(), ProverError> {
     let c1 = phaseline_real::c1::seal_c1(sector, seed)?;
@@ -71,13 +66,7 @@ pub fn resolve_c1(o: &RunOpts, c1: Option<&Path>) -> Result<C1, ProverError> {
             let sector = named.ok_or_else(|| {
                 ProverError::InvalidArgument(format!("`{}`: name a sector size or give --c1", o.circuit))
             })?;
-            let path = c1_cache_path(&o.params_dir, sector, o.seed);
-            if !path.exists() {
-                std::fs::create_dir_all(&o.params_dir)
-                    .map_err(|e| ProverError::io(o.params_dir.display().to_string(), e))?;
-                make_c1(sector, o.seed, &path)?;
-            }
-            read_c1(&path)?
+            phaseline_real::c1::cached(&o.params_dir, sector, o.seed)?
         }
     };
     if let Some(s) = named {

@@ -37,6 +37,11 @@ if ldd "$bin" 2>/dev/null | grep -q 'libcudart'; then
     exit 2
 fi
 
+if readelf -d "$bin" | grep -q 'libphaseline-nocuda'; then
+    echo "anchor-bundle: $bin needs the link-time driver stub; it must not call neptune's CUDA code" >&2
+    exit 2
+fi
+
 mkdir -p "$out"
 tmp="$out/.phaseline-anchor-supraseal.tmp$$"
 strip -o "$tmp" "$bin"

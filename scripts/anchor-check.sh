@@ -10,4 +10,5 @@ anchor_cuda_env || exit 2
 cd "$root/anchors/supraseal"
 cargo fmt --check
 cargo clippy --release --locked --all-targets -- -D warnings
-cargo test --release --locked
+# A test binary may keep a reference into the driver stub (anchor-env.sh).
+LD_LIBRARY_PATH="${ANCHOR_LINK_STUB:+$ANCHOR_LINK_STUB:}${LD_LIBRARY_PATH:-}" cargo test --release --locked

@@ -17,6 +17,8 @@ const ROOTS: &[&str] = &[
     "../../circuits/Cargo.toml",
     "../../record/src",
     "../../record/Cargo.toml",
+    "../../real/src",
+    "../../real/Cargo.toml",
 ];
 
 fn walk(p: &Path, out: &mut Vec<PathBuf>) {

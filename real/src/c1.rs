@@ -91,3 +91,20 @@ pub fn write_c1(out: &SealCommitPhase1Output<Tree>, path: &Path) -> Result<(), R
     tmp.persist(path).map_err(|e| RealError::io(&shown, e.error))?;
     Ok(())
 }
+
+/// Where a parameter directory keeps the C1 output of `sector` sealed from `seed`.
+pub fn cache_path(dir: &Path, sector: Sector, seed: u64) -> std::path::PathBuf {
+    dir.join(format!("c1-porep-real-{}-seed{seed}.json", sector.name()))
+}
+
+/// The C1 output of `sector` and `seed` cached in `dir`: read when present,
+/// else sealed and written there first (atomically), so every runner that
+/// names the same directory proves the same seal.
+pub fn cached(dir: &Path, sector: Sector, seed: u64) -> Result<crate::C1, RealError> {
+    let path = cache_path(dir, sector, seed);
+    if !path.exists() {
+        std::fs::create_dir_all(dir).map_err(|e| RealError::io(dir.display().to_string(), e))?;
+        write_c1(&seal_c1(sector, seed)?, &path)?;
+    }
+    crate::read_c1(&path)
+}

@@ -17,6 +17,9 @@ use storage_proofs_core::compound_proof::{self, CompoundProof};
 use storage_proofs_porep::stacked::{self, StackedCircuit, StackedCompound, StackedDrg};
 
 type Compound = StackedCompound<Tree, DefaultPieceHasher>;
+/// filecoin-proofs' own circuit of one partition, for provers that take
+/// bellpepper circuits (the supraseal anchor).
+pub type StackedPartition = StackedCircuit<Tree, DefaultPieceHasher>;
 type TreeDomain = <<Tree as storage_proofs_core::merkle::MerkleTreeTrait>::Hasher as Hasher>::Domain;
 
 /// The public parameters of the compound proof for `sector`.
@@ -55,7 +58,7 @@ pub fn seal_public_inputs(c1: &C1) -> Result<stacked::PublicInputs<TreeDomain, D
 
 /// One partition's circuit (or the blank circuit) and its public inputs.
 pub struct RealCircuit {
-    circuit: StackedCircuit<Tree, DefaultPieceHasher>,
+    circuit: StackedPartition,
     inputs: Vec<Fr>,
     sector: Sector,
     hint: SizeHint,
@@ -64,6 +67,10 @@ pub struct RealCircuit {
 impl RealCircuit {
     pub fn sector(&self) -> Sector {
         self.sector
+    }
+    /// filecoin-proofs' circuit itself, as bellpepper provers take it.
+    pub fn bellpepper(&self) -> StackedPartition {
+        self.circuit.clone()
     }
     /// Sets the size hint (from an earlier synthesis of the same shape).
     pub fn with_hint(mut self, hint: SizeHint) -> Self {

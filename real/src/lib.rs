@@ -13,7 +13,7 @@ pub mod input;
 pub mod sector;
 pub mod verify;
 
-pub use circuit::{blank_circuit, partition_circuits, RealCircuit};
+pub use circuit::{blank_circuit, partition_circuits, RealCircuit, StackedPartition};
 pub use error::RealError;
 pub use input::{read_c1, C1};
 pub use sector::Sector;

@@ -18,6 +18,8 @@ pub enum AnchorError {
         "no usable CUDA GPU: supraseal-c2 needs an NVIDIA GPU of compute capability 7.0 or newer and its driver ({0})"
     )]
     NoGpu(String),
+    #[error("real circuit: {0}")]
+    Real(#[from] phaseline_real::RealError),
     #[error("supraseal-c2 proving failed: {0}")]
     Prove(String),
     #[error("verification: {0}")]

@@ -1,4 +1,5 @@
-//! The supraseal anchor: proves phaseline's benchmark circuits with
+//! The supraseal anchor: proves phaseline's benchmark circuits and the real
+//! PoRep C2 circuit with
 //! supraseal-c2 through bellperson's `cuda-supraseal` feature and writes the
 //! runner's record shape. One module per concern.
 
@@ -10,5 +11,6 @@ pub mod record;
 pub mod rss;
 pub mod shape;
 pub mod sink;
+pub mod workload;
 
 pub use error::AnchorError;

@@ -32,14 +32,18 @@ pub struct Sizes {
 /// `<dir>/<shape_id>.params` with dir from `--params-dir`, then
 /// `$PHASELINE_PARAMS_DIR`, then `./params` (the runner's cache layout).
 pub fn locate(file: Option<&Path>, dir: Option<&Path>, shape_id: &str) -> PathBuf {
-    if let Some(f) = file {
-        return f.to_path_buf();
+    match file {
+        Some(f) => f.to_path_buf(),
+        None => params_dir(dir).join(format!("{shape_id}.params")),
     }
-    let dir = dir
-        .map(Path::to_path_buf)
+}
+
+/// The parameter directory: `--params-dir`, then `$PHASELINE_PARAMS_DIR`,
+/// then `./params` (the runner's default; it also caches real C1 outputs).
+pub fn params_dir(dir: Option<&Path>) -> PathBuf {
+    dir.map(Path::to_path_buf)
         .or_else(|| std::env::var_os(PARAMS_DIR_ENV).map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("params"));
-    dir.join(format!("{shape_id}.params"))
+        .unwrap_or_else(|| PathBuf::from("params"))
 }
 
 fn bad(path: &Path, reason: impl Into<String>) -> AnchorError {

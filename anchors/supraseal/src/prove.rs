@@ -1,19 +1,19 @@
-//! The `prove` mode: repetitions of one circuit preset, each a batch of
-//! `partitions` proofs made by bellperson's supraseal prover, verified with
-//! bellperson's verifier, and written as one record.
+//! The `prove` mode: repetitions of one workload (a preset, or a real PoRep
+//! C1 output), each a batch of proofs made by bellperson's supraseal prover,
+//! verified with bellperson's verifier (a real seal also by filecoin-proofs'
+//! own verification, phase `verify_filecoin`), and written as one record.
 
 use crate::boundary;
 use crate::error::AnchorError;
 use crate::params::{self, Sizes};
 use crate::record::{CircuitInfo, Phase, Record, RecordHead};
-use phaseline_record::{Backend, Mode};
-use crate::shape::{Shape, ShapeCs};
-use bellperson::groth16::{self, PreparedVerifyingKey, Proof, SuprasealParameters};
+use crate::shape::Shape;
+use crate::workload::{Batch, Workload};
+use bellperson::groth16::{self, PreparedVerifyingKey, Proof, SuprasealParameters, VerifyingKey};
 use blstrs::{Bls12, Scalar as Fr};
 use ff::Field;
-use phaseline_circuits::circuits::{rep_circuits, PorepCircuit};
 use phaseline_circuits::cs::bridge::AsBellpepper;
-use phaseline_circuits::cs::Circuit;
+use phaseline_record::{Backend, Mode};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -33,28 +33,15 @@ pub struct Opts {
     pub verify: bool,
 }
 
-/// The circuits of repetition `rep` (witness seeds as the runner derives them).
-fn circuits(o: &Opts, rep: usize) -> Result<Vec<PorepCircuit>, AnchorError> {
-    rep_circuits(&o.circuit, o.partitions, o.seed, rep).map_err(AnchorError::UnknownPreset)
-}
-
-/// Synthesizes one circuit into a [`ShapeCs`].
-pub fn shape_of(c: &PorepCircuit) -> Result<Shape, AnchorError> {
-    let mut cs = ShapeCs::new_with_one();
-    bellpepper_core::Circuit::synthesize(AsBellpepper(c), &mut cs)
-        .map_err(|e| AnchorError::Synthesis(e.to_string()))?;
-    Ok(cs.shape)
-}
-
-fn circuit_info(o: &Opts, c: &PorepCircuit, s: &Shape) -> CircuitInfo {
+fn circuit_info(w: &Workload, shape_id: String, s: &Shape) -> CircuitInfo {
     let (a, b, bi) = s.densities();
     CircuitInfo {
-        name: o.circuit.clone(),
-        shape_id: c.shape_id(),
+        name: w.name().into(),
+        shape_id,
         constraints: s.rows(),
         aux: s.aux,
         inputs: s.inputs,
-        partitions: o.partitions,
+        partitions: w.partitions(),
         domain_log2: s.domain_log2(),
         aux_zero: s.aux_zero,
         aux_one: s.aux_one,
@@ -97,16 +84,16 @@ fn span(name: &str, origin: Instant, start: Instant, end: Instant) -> Phase {
 }
 
 /// Verifies each proof with bellperson's verifier; an invalid proof is an error.
-fn verify(pvk: &PreparedVerifyingKey<Bls12>, proofs: &[Proof<Bls12>], cs: &[PorepCircuit]) -> Result<(), AnchorError> {
-    if proofs.len() != cs.len() {
+fn verify(pvk: &PreparedVerifyingKey<Bls12>, proofs: &[Proof<Bls12>], inputs: &[Vec<Fr>]) -> Result<(), AnchorError> {
+    if proofs.len() != inputs.len() {
         return Err(AnchorError::Verify(format!(
             "{} proofs for {} circuits",
             proofs.len(),
-            cs.len()
+            inputs.len()
         )));
     }
-    for (i, (p, c)) in proofs.iter().zip(cs).enumerate() {
-        match groth16::verify_proof(pvk, p, &c.public_inputs()) {
+    for (i, (p, x)) in proofs.iter().zip(inputs).enumerate() {
+        match groth16::verify_proof(pvk, p, x) {
             Ok(true) => {}
             Ok(false) => return Err(AnchorError::Verify(format!("proof {i} of the batch does not verify"))),
             Err(e) => return Err(AnchorError::Verify(format!("proof {i}: {e}"))),
@@ -117,8 +104,10 @@ fn verify(pvk: &PreparedVerifyingKey<Bls12>, proofs: &[Proof<Bls12>], cs: &[Pore
 
 /// What stays fixed over the repetitions of a run.
 struct Fixed {
+    work: Workload,
     info: CircuitInfo,
     srs: SuprasealParameters<Bls12>,
+    vk: VerifyingKey<Bls12>,
     pvk: PreparedVerifyingKey<Bls12>,
     srs_load_ms: f64,
 }
@@ -130,17 +119,11 @@ fn prepare(o: &Opts) -> Result<Fixed, AnchorError> {
         ));
     }
     boundary::install().map_err(AnchorError::InvalidArgument)?;
-    let first = circuits(
-        &Opts {
-            partitions: 1,
-            ..o.clone()
-        },
-        0,
-    )?
-    .remove(0);
-    let path = params::locate(o.params_file.as_deref(), o.params_dir.as_deref(), &first.shape_id());
+    let dir = params::params_dir(o.params_dir.as_deref());
+    let work = Workload::new(&o.circuit, o.partitions, o.seed, &dir)?;
+    let (shape_id, shape) = work.first_shape()?;
+    let path = params::locate(o.params_file.as_deref(), o.params_dir.as_deref(), &shape_id);
     let (vk, sizes): (_, Sizes) = params::read_header(&path)?;
-    let shape = shape_of(&first)?;
     params::check(&path, &sizes, &shape.expected_sizes())?;
     let t = Instant::now();
     let srs = SuprasealParameters::<Bls12>::new(path.clone()).map_err(|e| {
@@ -155,11 +138,37 @@ fn prepare(o: &Opts) -> Result<Fixed, AnchorError> {
         }
     })?;
     Ok(Fixed {
-        info: circuit_info(o, &first, &shape),
+        info: circuit_info(&work, shape_id, &shape),
+        work,
         srs,
         pvk: groth16::prepare_verifying_key(&vk),
+        vk,
         srs_load_ms: t.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// One batch through bellperson's supraseal prover: the proofs, the start,
+/// the hand-over from synthesis to supraseal-c2, and the end.
+fn prove_batch<C>(
+    circuits: Vec<C>,
+    srs: &SuprasealParameters<Bls12>,
+    rng: &mut impl rand_core::RngCore,
+) -> Result<(Vec<Proof<Bls12>>, [Instant; 3]), AnchorError>
+where
+    C: bellpepper_core::Circuit<Fr> + Send,
+{
+    let r: Vec<Fr> = circuits.iter().map(|_| Fr::random(&mut *rng)).collect();
+    let s: Vec<Fr> = circuits.iter().map(|_| Fr::random(&mut *rng)).collect();
+    let _ = boundary::take();
+    let t0 = Instant::now();
+    let proofs = guarded(|| groth16::create_proof_batch(circuits, srs, r, s))
+        .map_err(AnchorError::Prove)?
+        .map_err(|e| AnchorError::Prove(e.to_string()))?;
+    let t1 = Instant::now();
+    let handover = boundary::take()
+        .filter(|h| *h >= t0 && *h <= t1)
+        .ok_or_else(|| AnchorError::MissingPhase("synthesis (bellperson reported no hand-over)".into()))?;
+    Ok((proofs, [t0, handover, t1]))
 }
 
 /// Proves `warmup + reps` batches, handing each record to `sink` as soon as it is made.
@@ -167,26 +176,24 @@ pub fn run(o: &Opts, sink: &mut dyn FnMut(Record) -> Result<(), AnchorError>) ->
     let fx = prepare(o)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
     for rep in 0..o.warmup + o.reps {
-        let cs = circuits(o, rep)?;
-        let r: Vec<Fr> = cs.iter().map(|_| Fr::random(&mut rng)).collect();
-        let s: Vec<Fr> = cs.iter().map(|_| Fr::random(&mut rng)).collect();
-        let batch: Vec<AsBellpepper<'_, PorepCircuit>> = cs.iter().map(AsBellpepper).collect();
-        let _ = boundary::take();
-        let t0 = Instant::now();
-        let proofs = guarded(|| groth16::create_proof_batch(batch, &fx.srs, r, s))
-            .map_err(AnchorError::Prove)?
-            .map_err(|e| AnchorError::Prove(e.to_string()))?;
-        let t1 = Instant::now();
-        let handover = boundary::take()
-            .filter(|h| *h >= t0 && *h <= t1)
-            .ok_or_else(|| AnchorError::MissingPhase("synthesis (bellperson reported no hand-over)".into()))?;
+        let batch = fx.work.batch(rep)?;
+        let inputs = batch.inputs();
+        let (proofs, [t0, handover, t1]) = match batch {
+            Batch::Preset(cs) => prove_batch(cs.iter().map(AsBellpepper).collect(), &fx.srs, &mut rng)?,
+            Batch::Real(cs, _) => prove_batch(cs, &fx.srs, &mut rng)?,
+        };
         let mut phases = vec![
             span("synthesis", t0, t0, handover),
             span("supraseal_prove", t0, handover, t1),
         ];
         let verified = if o.verify {
-            verify(&fx.pvk, &proofs, &cs)?;
-            phases.push(span("verify", t0, t1, Instant::now()));
+            verify(&fx.pvk, &proofs, &inputs)?;
+            let t2 = Instant::now();
+            phases.push(span("verify", t0, t1, t2));
+            if let Some(c1) = fx.work.c1() {
+                phaseline_real::verify::verify_seal_proofs(c1, &fx.vk, &proofs)?;
+                phases.push(span("verify_filecoin", t0, t2, Instant::now()));
+            }
             Some(true)
         } else {
             None
@@ -240,8 +247,9 @@ mod tests {
             params_dir: None,
             verify: true,
         };
-        let c = circuits(&o, 0).unwrap().remove(0);
-        let info = circuit_info(&o, &c, &shape_of(&c).unwrap());
+        let w = Workload::new(&o.circuit, o.partitions, o.seed, std::path::Path::new("unused")).unwrap();
+        let (id, shape) = w.first_shape().unwrap();
+        let info = circuit_info(&w, id, &shape);
         let ours = serde_json::to_value(&info).unwrap();
         assert_eq!(ours, runner["circuit"]);
     }

@@ -4,7 +4,7 @@ use bellpepper_core::{ConstraintSystem, SynthesisError};
 use bellperson::groth16::{generate_random_parameters, Parameters};
 use blstrs::{Bls12, Scalar as Fr};
 use phaseline_anchor_supraseal::params::{check, locate, read_header};
-use phaseline_anchor_supraseal::prove::shape_of;
+use phaseline_anchor_supraseal::workload::Workload;
 use phaseline_anchor_supraseal::AnchorError;
 use phaseline_circuits::circuits::preset;
 use phaseline_circuits::cs::bridge::AsBellpepper;
@@ -41,7 +41,9 @@ fn header_of_generated_params_fits_the_shape_and_mismatches_are_errors() {
 
     let (vk, sizes) = read_header(&path).unwrap();
     assert_eq!(vk, p.vk);
-    let want = shape_of(&c).unwrap().expected_sizes();
+    let (id, shape) = Workload::new("tiny", 1, 7, dir.path()).unwrap().first_shape().unwrap();
+    assert_eq!(id, c.shape_id());
+    let want = shape.expected_sizes();
     assert_eq!(sizes, want);
     assert_eq!((sizes.l, sizes.h, sizes.b_g2), (p.l.len(), p.h.len(), p.b_g2.len()));
     check(&path, &sizes, &want).unwrap();
