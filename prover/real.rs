@@ -22,7 +22,7 @@ use crate::run::{
 };
 use crate::synth::synthesize;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// The preset-style name prefix of real circuits.
@@ -178,13 +178,17 @@ pub fn run_prove_real(
         let engine = match prover {
             Prover::Ours(engine) => engine,
             Prover::Bellperson => {
-                let (mut r, proofs) = prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?;
+                // Checked by our verifier inside, then by filecoin-proofs'
+                // (`verify_filecoin`), both after bellperson's one phase.
+                let mut r = prove_rep_bellperson(o, rep, &cs, &params, &mut rng, |rec, proofs| {
+                    if o.verify {
+                        rec.time("verify_filecoin", || {
+                            phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)
+                        })?;
+                    }
+                    Ok(())
+                })?;
                 r.params = Some(file.clone());
-                // Checked by our verifier inside; filecoin-proofs' check follows,
-                // outside the record's phases (bellperson's record has one phase).
-                if o.verify {
-                    phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, &proofs)?;
-                }
                 sink(r)?;
                 continue;
             }

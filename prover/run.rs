@@ -234,7 +234,7 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         let mut r = match prover {
-            Prover::Bellperson => prove_rep_bellperson(o, rep, &cs, &params, &mut rng)?.0,
+            Prover::Bellperson => prove_rep_bellperson(o, rep, &cs, &params, &mut rng, |_, _| Ok(()))?,
             Prover::Ours(engine) => prove_rep(o, engine, &path, rep, &cs, &params, &mut rng, |_, _, _| Ok(()))?,
         };
         r.params = Some(file.clone());
@@ -284,13 +284,16 @@ pub(crate) fn prove_rep<C: Circuit>(
 /// come from our engine's synthesis of the same circuits, done before the
 /// timed region and not counted in it; the allocation counters cover
 /// `bellperson_prove`, bellperson's synthesis being inseparable from it.
+/// `after` runs once the proofs are verified (a real seal's
+/// filecoin-proofs check, timed as its own phase), as in [`prove_rep`].
 pub(crate) fn prove_rep_bellperson<C: Circuit>(
     o: &RunOpts,
     rep: usize,
     cs: &[C],
     params: &Params,
     rng: &mut rand_chacha::ChaCha20Rng,
-) -> Result<(Record, Vec<crate::groth16::Proof>), ProverError> {
+    after: impl FnOnce(&Recorder, &[crate::groth16::Proof]) -> Result<(), ProverError>,
+) -> Result<Record, ProverError> {
     let info = {
         let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
         circuit_info(o, &cs[0], &s)
@@ -307,10 +310,11 @@ pub(crate) fn prove_rep_bellperson<C: Circuit>(
     } else {
         None
     };
+    after(&rec, &proofs)?;
     let total = t.elapsed().as_secs_f64() * 1e3;
     let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs);
     r.allocations_phase = crate::bellperson_backend::PROVE_PHASE.into();
     r.verified = verified;
     r.check_phases()?;
-    Ok((r, proofs))
+    Ok(r)
 }
