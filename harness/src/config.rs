@@ -594,6 +594,13 @@ pub fn valid_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// Whether `s` can name a circuit: a preset, a preset with a scalar mix
+/// (`medium-mix3.3b2.39`) or a real circuit (`porep-real:2KiB`). The runner
+/// says whether it knows it.
+pub fn valid_circuit(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
+}
+
 fn find_config() -> Result<PathBuf, HarnessError> {
     let cwd = std::env::current_dir().map_err(|e| HarnessError::io("current directory", e))?;
     let mut dir = Some(cwd.as_path());
