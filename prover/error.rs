@@ -24,6 +24,9 @@ pub enum ProverError {
     Verify(String),
     #[error("record is missing the required phase `{0}`")]
     MissingPhase(String),
+    /// `--mem-budget` cannot hold even one synthesized partition.
+    #[error("memory budget of {budget} bytes is smaller than one synthesized partition ({partition} bytes measured)")]
+    OverBudget { budget: u64, partition: u64 },
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
     #[error("backend `{0}` is not available in this build")]

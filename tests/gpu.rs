@@ -248,6 +248,7 @@ fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
         seed: rng().next_u64() >> 20,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     }
 }
 
