@@ -79,7 +79,7 @@ struct ProverProve {
     /// Pipelined, with as many partitions in flight as SIZE holds (bytes, or
     /// with a unit: 500MiB, 64GiB, 2GB), measured from the first synthesized
     /// partition; refused when one partition does not fit.
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     mem_budget: Option<String>,
 }
 
