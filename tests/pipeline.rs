@@ -251,3 +251,44 @@ fn the_runner_refuses_bad_budgets_and_proves_within_good_ones() {
         "1 GiB holds all three tiny partitions"
     );
 }
+
+/// The shape path (`shape-synth`'s) through the pipeline: the same
+/// synthesized partitions as the engine's, `witness` and `abc_matvec` under
+/// each partition's `synthesis`, every proof verified.
+#[test]
+fn the_shape_path_pipelines_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = opts(dir.path(), "tiny", 3, None);
+    let (params, _) = params_for(&o).unwrap();
+    let cs = rep_circuits("tiny", 3, 7, 0).unwrap();
+    let shape = SynthPath::from_cache(dir.path(), &cs[0]).unwrap();
+    let parts: Vec<Recorder> = (0..3).map(|_| Recorder::new()).collect();
+    let mut inputs = Vec::new();
+    let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::seed_from_u64(5);
+    let (proofs, stats) = pipeline::run(
+        cs.len(),
+        Depth::Fixed(2),
+        |s: &phaseline_prover::synth::Synthesized| s.heap_bytes(),
+        |k| shape.synthesize_one(&cs[k], &parts[k]),
+        |k, s| {
+            assert_eq!(s, synthesize(&cs[k], None).unwrap(), "partition {k}");
+            let rs = [(Fr::random(&mut rng), Fr::random(&mut rng))];
+            let p = EngineChoice::Cpu.prove(&params, std::slice::from_ref(&s), &rs, &parts[k])?;
+            inputs.push(s.inputs[1..].to_vec());
+            Ok(p.into_iter().next().unwrap())
+        },
+    )
+    .unwrap();
+    verify_all(&params.vk, &proofs, &inputs).unwrap();
+    assert_eq!(stats.depth, 2);
+    for rec in parts {
+        let ph = rec.into_phases();
+        for sub in ["witness", "abc_matvec"] {
+            assert!(
+                ph.iter()
+                    .any(|p| p.name == sub && p.parent.as_deref() == Some("synthesis")),
+                "{sub}"
+            );
+        }
+    }
+}
