@@ -84,6 +84,10 @@ typedef struct pl_points pl_points;
 pl_error pl_init(char* name, size_t name_len, uint32_t* sm_count, uint64_t* mem_bytes);
 void pl_free_message(char* message);
 
+// The device's free and total memory in bytes (cudaMemGetInfo), asked
+// before an upload so that one too large for the device fails before it starts.
+pl_error pl_mem_info(uint64_t* free_bytes, uint64_t* total_bytes);
+
 // Copies n affine points of `group` (PL_GROUP_G1 or PL_GROUP_G2) to the device.
 pl_error pl_points_upload(const void* host_affine, size_t n, uint32_t group,
                           const pl_opts* opts, pl_points** out, pl_phases* phases);

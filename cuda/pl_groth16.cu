@@ -129,6 +129,19 @@ pl_error pl_init(char* name, size_t name_len, uint32_t* sm_count, uint64_t* mem_
     PL_ENTRY_CATCH
 }
 
+pl_error pl_mem_info(uint64_t* free_bytes, uint64_t* total_bytes)
+{
+    PL_TRY
+    std::lock_guard<std::mutex> lock(pl_mutex);
+    (void)pl_gpu();
+    size_t f = 0, t = 0;
+    CUDA_OK(cudaMemGetInfo(&f, &t));
+    if (free_bytes) *free_bytes = f;
+    if (total_bytes) *total_bytes = t;
+    return pl_ok();
+    PL_ENTRY_CATCH
+}
+
 pl_error pl_points_upload(const void* host, size_t n, uint32_t group, const pl_opts* opts,
                           pl_points** out, pl_phases* phases)
 {

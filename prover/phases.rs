@@ -109,6 +109,26 @@ impl Recorder {
         }
     }
 
+    /// An empty recorder on this one's clock, with its delays: its phases
+    /// can be moved here later ([`Self::absorb`]) with their offsets intact.
+    pub fn sibling(&self) -> Recorder {
+        Recorder {
+            origin: self.origin,
+            phases: Mutex::new(Vec::new()),
+            delays: self.delays.clone(),
+        }
+    }
+
+    /// Moves the phases of `other` (a [`Self::sibling`]) here, each with
+    /// `key: value` added to its extra fields.
+    pub fn absorb(&self, other: Recorder, key: &str, value: serde_json::Value) {
+        let mut moved = other.phases.into_inner().unwrap_or_else(|e| e.into_inner());
+        for p in &mut moved {
+            p.extra.insert(key.into(), value.clone());
+        }
+        self.phases.lock().unwrap_or_else(|e| e.into_inner()).append(&mut moved);
+    }
+
     pub fn into_phases(self) -> Vec<Phase> {
         let mut v = self.phases.into_inner().unwrap_or_else(|e| e.into_inner());
         v.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
@@ -129,5 +149,22 @@ mod tests {
         assert!(ph
             .iter()
             .any(|p| p.name == "inner" && p.parent.as_deref() == Some("outer")));
+    }
+
+    #[test]
+    fn a_sibling_shares_the_clock_and_tags_what_it_hands_over() {
+        let r = Recorder::new();
+        r.time("first", || std::thread::sleep(std::time::Duration::from_millis(2)));
+        let s = r.sibling();
+        s.time("second", || ());
+        r.absorb(s, "partition", 3.into());
+        let ph = r.into_phases();
+        assert_eq!(
+            ph.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["first", "second"]
+        );
+        assert!(ph[1].start_ms >= ph[0].start_ms + ph[0].ms);
+        assert_eq!(ph[1].extra["partition"], 3);
+        assert!(!ph[0].extra.contains_key("partition"));
     }
 }

@@ -1,7 +1,7 @@
 //! The real Filecoin PoRep C2 workload (`porep-real:SIZE`): each partition's
 //! circuit of a C1 output, built by filecoin-proofs through `phaseline-real`
-//! and proven as one batch by our engine exactly as a preset is, with the
-//! same phases and records. Every proof is verified twice: by our verifier
+//! and proven by our engine exactly as a preset is (one batch, or pipelined
+//! with `--pipeline on` / `--mem-budget`), with the same phases and records. Every proof is verified twice: by our verifier
 //! and by filecoin-proofs' own seal verification; either failing is an error.
 //!
 //! Without `--c1`, the C1 output of the run's seed is made once and cached
@@ -21,6 +21,7 @@ use crate::run::{
     circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts, SynthPath,
 };
 use crate::synth::synthesize;
+use blstrs::Scalar as Fr;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
 use std::path::Path;
 use std::time::Instant;
@@ -97,10 +98,11 @@ fn circuits(c1: &C1) -> Result<Vec<RealCircuit>, ProverError> {
     Ok(partition_circuits(c1)?)
 }
 
-/// Our synthesis's public inputs must equal filecoin-proofs' derivation.
-fn check_inputs(cs: &[RealCircuit], synths: &[crate::synth::Synthesized]) -> Result<(), ProverError> {
-    for (k, (c, s)) in cs.iter().zip(synths).enumerate() {
-        if c.public_inputs() != s.inputs[1..] {
+/// Our synthesis's public inputs (each partition's, without the leading
+/// one) must equal filecoin-proofs' derivation.
+fn check_inputs<'a>(cs: &[RealCircuit], inputs: impl IntoIterator<Item = &'a [Fr]>) -> Result<(), ProverError> {
+    for (k, (c, x)) in cs.iter().zip(inputs).enumerate() {
+        if c.public_inputs() != x {
             return Err(ProverError::Real(format!(
                 "partition {k}: the circuit's public inputs differ from filecoin-proofs' generate_public_inputs"
             )));
@@ -151,7 +153,7 @@ pub fn run_synth_real(
         let t = Instant::now();
         let (synths, allocs) = synth_all(&cs, &rec, &path)?;
         let total = t.elapsed().as_secs_f64() * 1e3;
-        check_inputs(&cs, &synths)?;
+        check_inputs(&cs, synths.iter().map(|s| &s.inputs[1..]))?;
         let info = circuit_info(o, &cs[0], &synths[0]);
         let r = record(o, Mode::Synth, rep, rep < o.warmup, info, rec, total, allocs);
         r.check_phases()?;
@@ -193,13 +195,13 @@ pub fn run_prove_real(
                 continue;
             }
         };
-        let mut r = prove_rep(o, engine, &path, rep, &cs, &params, &mut rng, |rec, synths, proofs| {
+        let mut r = prove_rep(o, engine, &path, rep, &cs, &params, &mut rng, |rec, inputs, proofs| {
             if o.verify {
                 rec.time("verify_filecoin", || {
                     phaseline_real::verify::verify_seal_proofs(&c1, &params.vk, proofs)
                 })?;
             }
-            check_inputs(&cs, synths)
+            check_inputs(&cs, inputs.iter().map(Vec::as_slice))
         })?;
         r.params = Some(file.clone());
         sink(r)?;

@@ -4,6 +4,7 @@
 //! check that a record carries every phase the protocol requires of it.
 
 use crate::error::ProverError;
+use crate::pipeline::PipelineStats;
 pub use phaseline_record::{Backend, CircuitInfo, Mode, RecordHead, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,6 +28,38 @@ pub struct Record {
     /// Self-test delays that were injected (`--inject-delay`), phase -> ms.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub injected_delays: BTreeMap<String, f64>,
+    /// Pipelined proofs only: the bound on partitions in flight and how it was met.
+    #[serde(flatten, default)]
+    pub pipeline: PipelineFacts,
+}
+
+/// What a pipelined `prove` did (`crate::pipeline`), as top-level numbers of
+/// the record (the harness keeps them as counters); all absent on the batch path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineFacts {
+    /// The bound on partitions in flight (made, waiting, or being proven).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline_depth: Option<usize>,
+    /// The most partitions that were in flight at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline_max_in_flight: Option<usize>,
+    /// The first partition's synthesized heap bytes, measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_bytes: Option<u64>,
+    /// `--mem-budget` in bytes, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_budget_bytes: Option<u64>,
+}
+
+impl From<PipelineStats> for PipelineFacts {
+    fn from(s: PipelineStats) -> Self {
+        PipelineFacts {
+            pipeline_depth: Some(s.depth),
+            pipeline_max_in_flight: Some(s.max_in_flight),
+            partition_bytes: Some(s.partition_bytes),
+            mem_budget_bytes: s.budget.map(|b| b.0),
+        }
+    }
 }
 
 fn default_alloc_phase() -> String {

@@ -47,6 +47,7 @@ impl Repetition<'_> {
             peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
             fixed_base: None,
             injected_delays: self.delays.clone(),
+            pipeline: Default::default(),
         }
     }
 }

@@ -11,12 +11,13 @@ use crate::groth16::cache::{cache_path, ParamsCache, ParamsFile};
 use crate::groth16::params::Expected;
 use crate::groth16::{verify::verify_all, Params};
 use crate::phases::Recorder;
+use crate::pipeline::{self, Depth};
 use crate::prove::prover::{EngineChoice, Prover};
 use crate::record::{Backend, CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::setup::fixed_base_choice::for_proving;
 use crate::setup::runner::{generate_cached, shape_for};
-use crate::synth::{synthesize, witness, ShapeSynth, Synthesized};
+use crate::synth::{synthesize, witness, ShapeSynth, Synthesized, Witness};
 use blstrs::Scalar as Fr;
 use ff::Field;
 use rayon::prelude::*;
@@ -41,6 +42,11 @@ pub struct RunOpts {
     /// Test hook of the CUDA backend: one extra device allocation of this
     /// many bytes per proof batch (0: off), to check error propagation.
     pub inject_gpu_alloc: u64,
+    /// How `prove` on our engines goes through the partitions: `None`, the
+    /// batch path (every partition synthesized, then all proven as one
+    /// batch); `Some(depth)`, pipelined ([`crate::pipeline`]), one partition
+    /// proven while the next are synthesized, at most `depth` in flight.
+    pub pipeline: Option<Depth>,
 }
 
 fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
@@ -77,6 +83,43 @@ impl SynthPath {
         let shape = shape_for(c, Some(dir), &Recorder::new())?;
         Ok(SynthPath::Shape(Box::new(ShapeSynth::new(shape))))
     }
+
+    /// One circuit synthesized on this path, timed as its own `synthesis`
+    /// span (on the shape path with sub-phases `witness` and `abc_matvec`).
+    pub fn synthesize_one<C: Circuit>(&self, c: &C, rec: &Recorder) -> Result<Synthesized, ProverError> {
+        rec.time("synthesis", || match self {
+            SynthPath::Engine => engine_synth(c),
+            SynthPath::Shape(shape) => {
+                let w = rec.time_in("witness", Some("synthesis"), || witness_only(c))?;
+                rec.time_in("abc_matvec", Some("synthesis"), || abc_from_shape(shape, c, w))
+            }
+        })
+    }
+}
+
+/// One circuit through our synthesis engine.
+fn engine_synth<C: Circuit>(c: &C) -> Result<Synthesized, ProverError> {
+    synthesize(c, None).map_err(|e| ProverError::Synthesis(e.to_string()))
+}
+
+/// One circuit's witness alone (the shape path's first step).
+fn witness_only<C: Circuit>(c: &C) -> Result<Witness, ProverError> {
+    witness(c, None).map_err(|e| ProverError::Synthesis(e.to_string()))
+}
+
+/// A, B, C of one circuit from its witness and the recorded shape.
+fn abc_from_shape<C: Circuit>(shape: &ShapeSynth, c: &C, w: Witness) -> Result<Synthesized, ProverError> {
+    Ok(shape.synthesized(&c.shape_id(), w)?)
+}
+
+/// The `size_hint` phase: the hint is a property of the shape (counted once
+/// per process, then cached), timed apart so `synthesis` measures synthesis alone.
+fn size_hints<C: Circuit>(cs: &[C], rec: &Recorder) {
+    rec.time("size_hint", || {
+        for c in cs {
+            let _ = c.size_hint();
+        }
+    });
 }
 
 /// Synthesizes every circuit on `path` as phase `synthesis` (after the
@@ -87,31 +130,16 @@ pub fn synth_all<C: Circuit>(
     rec: &Recorder,
     path: &SynthPath,
 ) -> Result<(Vec<Synthesized>, AllocCounts), ProverError> {
-    // The size hint is a property of the shape (counted once per process,
-    // then cached): its own phase, so `synthesis` measures synthesis alone.
-    rec.time("size_hint", || {
-        for c in cs {
-            let _ = c.size_hint();
-        }
-    });
+    size_hints(cs, rec);
     let before = AllocCounts::now();
     let out: Result<Vec<_>, ProverError> = rec.time("synthesis", || match path {
-        SynthPath::Engine => cs
-            .par_iter()
-            .map(|c| synthesize(c, None))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ProverError::Synthesis(e.to_string())),
+        SynthPath::Engine => cs.par_iter().map(engine_synth).collect(),
         SynthPath::Shape(shape) => {
-            let ws = rec
-                .time_in("witness", Some("synthesis"), || {
-                    cs.par_iter().map(|c| witness(c, None)).collect::<Result<Vec<_>, _>>()
-                })
-                .map_err(|e| ProverError::Synthesis(e.to_string()))?;
+            let ws = rec.time_in("witness", Some("synthesis"), || {
+                cs.par_iter().map(witness_only).collect::<Result<Vec<_>, _>>()
+            })?;
             rec.time_in("abc_matvec", Some("synthesis"), || {
-                cs.iter()
-                    .zip(ws)
-                    .map(|(c, w)| Ok(shape.synthesized(&c.shape_id(), w)?))
-                    .collect()
+                cs.iter().zip(ws).map(|(c, w)| abc_from_shape(shape, c, w)).collect()
             })
         }
     });
@@ -243,9 +271,11 @@ pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverE
     Ok(())
 }
 
-/// One repetition on our prover: synthesis, the driver's proof on `engine`,
-/// our verification, then `check` (more verification, timed inside the
-/// record, and checks on the synthesized circuits) before the record is made.
+/// One repetition on our prover: synthesis and the driver's proofs on
+/// `engine` (one batch, or pipelined partition by partition as `o.pipeline`
+/// says), our verification, then `check` (more verification, timed inside
+/// the record, and checks on each partition's public inputs) before the
+/// record is made.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prove_rep<C: Circuit>(
     o: &RunOpts,
@@ -255,29 +285,125 @@ pub(crate) fn prove_rep<C: Circuit>(
     cs: &[C],
     params: &Params,
     rng: &mut rand_chacha::ChaCha20Rng,
-    check: impl FnOnce(&Recorder, &[Synthesized], &[crate::groth16::Proof]) -> Result<(), ProverError>,
+    check: impl FnOnce(&Recorder, &[Vec<Fr>], &[crate::groth16::Proof]) -> Result<(), ProverError>,
 ) -> Result<Record, ProverError> {
     let rec = Recorder::with_delays(o.delays.clone());
     let t = Instant::now();
-    let (synths, allocs) = synth_all(cs, &rec, path)?;
-    let rs: Vec<(Fr, Fr)> = (0..synths.len())
-        .map(|_| (Fr::random(&mut *rng), Fr::random(&mut *rng)))
-        .collect();
-    let proofs = engine.prove(params, &synths, &rs, &rec)?;
+    let p = Proving {
+        o,
+        engine,
+        path,
+        cs,
+        params,
+        rec: &rec,
+    };
+    let out = match o.pipeline {
+        None => p.batch(rng)?,
+        Some(depth) => p.pipelined(depth, rng)?,
+    };
     let verified = if o.verify {
-        let inputs: Vec<Vec<Fr>> = synths.iter().map(|s| s.inputs[1..].to_vec()).collect();
-        rec.time("verify", || verify_all(&params.vk, &proofs, &inputs))?;
+        rec.time("verify", || verify_all(&params.vk, &out.proofs, &out.inputs))?;
         Some(true)
     } else {
         None
     };
-    check(&rec, &synths, &proofs)?;
+    check(&rec, &out.inputs, &out.proofs)?;
     let total = t.elapsed().as_secs_f64() * 1e3;
-    let info = circuit_info(o, &cs[0], &synths[0]);
-    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, info, rec, total, allocs);
+    let mut r = record(o, Mode::Prove, rep, rep < o.warmup, out.info, rec, total, out.allocs);
     r.verified = verified;
+    if let Some(stats) = out.pipeline {
+        r.pipeline = stats.into();
+        r.allocations_phase = PIPELINED_ALLOCATIONS.into();
+    }
     r.check_phases()?;
     Ok(r)
+}
+
+/// What the allocation counters of a pipelined repetition cover: synthesis
+/// overlaps proving there, so the counters span both, from the first
+/// partition's synthesis to the last proof.
+pub const PIPELINED_ALLOCATIONS: &str = "synthesis+prove (pipelined)";
+
+/// One repetition's proving work on our engines, before verification.
+struct Proving<'a, C> {
+    o: &'a RunOpts,
+    engine: EngineChoice,
+    path: &'a SynthPath,
+    cs: &'a [C],
+    params: &'a Params,
+    rec: &'a Recorder,
+}
+
+/// Proofs of every partition in order, with what the record needs of them.
+struct Proven {
+    proofs: Vec<crate::groth16::Proof>,
+    /// Each partition's public inputs (without the leading one).
+    inputs: Vec<Vec<Fr>>,
+    info: CircuitInfo,
+    allocs: AllocCounts,
+    pipeline: Option<pipeline::PipelineStats>,
+}
+
+impl<C: Circuit> Proving<'_, C> {
+    /// Every partition synthesized (one `synthesis` span), then proven as one batch.
+    fn batch(&self, rng: &mut rand_chacha::ChaCha20Rng) -> Result<Proven, ProverError> {
+        let (synths, allocs) = synth_all(self.cs, self.rec, self.path)?;
+        let rs: Vec<(Fr, Fr)> = (0..synths.len())
+            .map(|_| (Fr::random(&mut *rng), Fr::random(&mut *rng)))
+            .collect();
+        let proofs = self.engine.prove(self.params, &synths, &rs, self.rec)?;
+        Ok(Proven {
+            proofs,
+            inputs: synths.iter().map(|s| s.inputs[1..].to_vec()).collect(),
+            info: circuit_info(self.o, &self.cs[0], &synths[0]),
+            allocs,
+            pipeline: None,
+        })
+    }
+
+    /// Partitions synthesized one at a time on the pipeline's producer and
+    /// proven one at a time by the driver here, at most `depth` in flight.
+    /// Each partition's spans (its `synthesis`, the driver's phases) carry
+    /// `partition: k` in their extra fields.
+    fn pipelined(&self, depth: Depth, rng: &mut rand_chacha::ChaCha20Rng) -> Result<Proven, ProverError> {
+        let n = self.cs.len();
+        size_hints(self.cs, self.rec);
+        let parts: Vec<Recorder> = (0..n).map(|_| self.rec.sibling()).collect();
+        let mut inputs = Vec::with_capacity(n);
+        let mut info = None;
+        let before = AllocCounts::now();
+        let run = pipeline::run(
+            n,
+            depth,
+            Synthesized::heap_bytes,
+            |k| self.path.synthesize_one(&self.cs[k], &parts[k]),
+            |k, s| {
+                if k == 0 {
+                    info = Some(circuit_info(self.o, &self.cs[0], &s));
+                }
+                inputs.push(s.inputs[1..].to_vec());
+                let rs = [(Fr::random(&mut *rng), Fr::random(&mut *rng))];
+                let mut proof = self
+                    .engine
+                    .prove(self.params, std::slice::from_ref(&s), &rs, &parts[k])?;
+                proof.pop().filter(|_| proof.is_empty()).ok_or_else(|| {
+                    ProverError::Internal("the driver made other than one proof for one partition".into())
+                })
+            },
+        );
+        let allocs = AllocCounts::now().since(before);
+        for (k, part) in parts.into_iter().enumerate() {
+            self.rec.absorb(part, "partition", k.into());
+        }
+        let (proofs, stats) = run?;
+        Ok(Proven {
+            proofs,
+            inputs,
+            info: info.ok_or_else(|| ProverError::Internal("no partition was proven".into()))?,
+            allocs,
+            pipeline: Some(stats),
+        })
+    }
 }
 
 /// One repetition on bellperson's own prover. The circuit facts of the record

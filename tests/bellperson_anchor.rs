@@ -34,6 +34,7 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
         seed: 3,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

@@ -103,6 +103,7 @@ fn runner_records_every_phase_and_missing_phase_is_rejected() {
         seed: 1,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

@@ -248,6 +248,7 @@ fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
         seed: rng().next_u64() >> 20,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     }
 }
 
@@ -350,5 +351,47 @@ fn runner_exits_non_zero_with_the_cuda_message() {
         assert!(err.contains("CUDA error 2") && err.contains("out of memory"), "{err}");
     } else {
         assert!(err.contains("CUDA error 100: no CUDA device"), "{err}");
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA device: run with --include-ignored on a GPU host (the GPU bundle does)"]
+fn pipelined_gpu_proofs_verify_one_partition_per_driver_call() {
+    if !gpu_or_skip("pipelined_gpu_proofs_verify_one_partition_per_driver_call") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts("small", 3, dir.path());
+    o.pipeline = Some(phaseline_prover::pipeline::Depth::Fixed(2));
+    let mut recs: Vec<Record> = Vec::new();
+    run_prove(&o, &mut |r| {
+        recs.push(r);
+        Ok(())
+    })
+    .unwrap();
+    for r in &recs {
+        assert_eq!(r.verified, Some(true));
+        r.check_phases().unwrap();
+        assert_eq!(r.pipeline.pipeline_depth, Some(2));
+        assert!(matches!(r.pipeline.pipeline_max_in_flight, Some(1..=2)));
+        let msm_h: Vec<_> = r.phases.iter().filter(|p| p.name == "msm_h").collect();
+        assert_eq!(msm_h.len(), 3, "one H MSM per partition");
+        // The SRS stays on the device: uploaded at most once per process.
+        assert!(r.phases.iter().filter(|p| p.name == "srs_upload").count() <= 1);
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA device: run with --include-ignored on a GPU host (the GPU bundle does)"]
+fn uploads_larger_than_the_free_device_memory_are_refused_before_they_start() {
+    if !gpu_or_skip("uploads_larger_than_the_free_device_memory_are_refused_before_they_start") {
+        return;
+    }
+    let (free, total) = device::mem_info().unwrap();
+    assert!(free > 0 && free <= total, "free {free}, total {total}");
+    device::ensure_free(phaseline_prover::error::DeviceUpload::Srs, 1).unwrap();
+    match device::ensure_free(phaseline_prover::error::DeviceUpload::Srs, u64::MAX) {
+        Err(ProverError::DeviceMemory { need, free, .. }) => assert!(need == u64::MAX && free > 0),
+        other => panic!("{other:?}"),
     }
 }

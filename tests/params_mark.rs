@@ -19,6 +19,7 @@ fn opts(dir: &std::path::Path) -> RunOpts {
         seed: 1,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The real workload end to end on the CPU backend: `phaseline-prover c1`
 //! makes a 2 KiB C1 output, `prove --c1` proves its partition; the exit code
 //! and the record say that our verifier and filecoin-proofs' seal
-//! verification both passed. Bad inputs exit non-zero with a reason.
+//! verification both passed, on the batch path and pipelined. Bad inputs
+//! exit non-zero with a reason.
 //!
 //! The real 2 KiB parameters (our setup from the recorded blank-circuit
 //! shape, 1.1 GB) are cached under the cargo target's test directory, so
@@ -64,6 +65,25 @@ fn c1_then_prove_on_cpu_passes_both_verifications() {
     assert!(c["constraints"].as_u64().unwrap() > 2_000_000, "{c}");
     let (aux, other) = (c["aux"].as_u64().unwrap(), c["aux_other"].as_u64().unwrap());
     assert!(other * 100 > aux, "aux values neither 0 nor 1: {other} of {aux}");
+
+    // Pipelined (`--mem-budget`), the same checks: both verifications pass.
+    let rec = dir.path().join("rec-pipelined.jsonl");
+    let o = run(
+        &["prove", "--backend", "cpu", "--mem-budget", "64GiB", "--c1"],
+        &[&c1, Path::new("--params-dir"), &params, Path::new("--json"), &rec],
+    );
+    assert!(o.status.success(), "pipelined prove --c1 failed: {}", stderr(&o));
+    let r: Value = serde_json::from_str(std::fs::read_to_string(&rec).unwrap().trim()).unwrap();
+    assert_eq!(r["verified"], Value::Bool(true));
+    assert_eq!(r["pipeline_depth"], 1, "one partition in a 2 KiB sector");
+    assert!(r["partition_bytes"].as_u64().unwrap() > 0);
+    let names: Vec<&str> = r["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"verify_filecoin"), "{names:?}");
 }
 
 #[test]

@@ -244,6 +244,7 @@ fn prove_path_makes_missing_parameters_with_our_setup() {
         seed: 4,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     };
     let mut verified = vec![];
     phaseline_prover::run::run_prove(&o, &mut |r| {

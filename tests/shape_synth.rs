@@ -213,6 +213,7 @@ mod with_feature {
             seed: OsRng.next_u64() >> 1,
             delays: Default::default(),
             inject_gpu_alloc: 0,
+            pipeline: None,
         }
     }
 

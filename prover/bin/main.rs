@@ -4,6 +4,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use phaseline_prover::alloc_count::CountingAlloc;
 use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
+use phaseline_prover::mem_budget::MemBudget;
+use phaseline_prover::pipeline::{Depth, DEFAULT_DEPTH};
 use phaseline_prover::record::Record;
 use phaseline_prover::run::{run_prove, run_synth, RunOpts};
 use phaseline_prover::setup::runner::{run_setup, Generator, SetupOpts};
@@ -68,6 +70,40 @@ struct ProverProve {
     /// BYTES per batch, to check that a CUDA failure surfaces as an error.
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
     inject_gpu_alloc: u64,
+    /// Partitions pipelined (`on`: each proven while the next is synthesized,
+    /// at most 2 in flight unless --mem-budget says otherwise) or all
+    /// synthesized first and proven as one batch (`off`, the default
+    /// without --mem-budget).
+    #[arg(long, value_enum)]
+    pipeline: Option<PipelineMode>,
+    /// Pipelined, with as many partitions in flight as SIZE holds (bytes, or
+    /// with a unit: 500MiB, 64GiB, 2GB), measured from the first synthesized
+    /// partition; refused when one partition does not fit.
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    mem_budget: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PipelineMode {
+    Off,
+    On,
+}
+
+impl ProverProve {
+    /// The run's pipeline (`RunOpts::pipeline`): `None` for the batch path.
+    fn pipeline(&self, backend: Backend) -> Result<Option<Depth>> {
+        let budget = self.mem_budget.as_deref().map(str::parse::<MemBudget>).transpose()?;
+        let depth = match (self.pipeline, budget) {
+            (Some(PipelineMode::Off), Some(_)) => bail!("--mem-budget pipelines the partitions: drop --pipeline off"),
+            (_, Some(b)) => Some(Depth::Budget(b)),
+            (Some(PipelineMode::On), None) => Some(Depth::Fixed(DEFAULT_DEPTH)),
+            (Some(PipelineMode::Off) | None, None) => None,
+        };
+        if depth.is_some() && backend == Backend::Bellperson {
+            bail!("--pipeline and --mem-budget apply to our engines (cpu, cuda): bellperson proves every partition in one call");
+        }
+        Ok(depth)
+    }
 }
 
 #[derive(Args)]
@@ -140,6 +176,7 @@ fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
         seed: 1,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     };
     Ok(if s.shared.circuit.starts_with(real::PREFIX) {
         real::setup_real(&o, s.shared.if_missing)?
@@ -187,6 +224,7 @@ fn opts(c: &CaseArgs, backend: Backend, dir: PathBuf, file: Option<PathBuf>, ver
         seed: c.seed,
         delays: delays(&c.inject_delay)?,
         inject_gpu_alloc: 0,
+        pipeline: None,
     })
 }
 
@@ -278,6 +316,7 @@ fn dispatch(cli: Cli) -> Result<()> {
         Cmd::Prove(p) => {
             let c = &p.shared.case;
             let b = backend(p.shared.backend)?;
+            let pipeline = p.pipeline(b)?;
             let mut o = opts(
                 c,
                 b,
@@ -286,6 +325,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 !p.shared.no_verify,
             )?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
+            o.pipeline = pipeline;
             let mut sink = Sink::open(&c.json)?;
             if p.c1.is_some() || real::is_real(&c.circuit) {
                 let o = real_opts(o, c)?;

@@ -3,7 +3,7 @@
 
 use super::ffi::{self, Group, PhaseBuf, PlOpts, PlPoints};
 use super::timing;
-use crate::error::ProverError;
+use crate::error::{DeviceUpload, ProverError};
 use crate::groth16::Params;
 use crate::phases::Recorder;
 use blstrs::{G1Affine, G2Affine};
@@ -32,6 +32,39 @@ pub fn init() -> Result<DeviceInfo, ProverError> {
         sm_count: sm,
         mem_bytes: mem,
     })
+}
+
+/// The device's free and total memory, in bytes.
+pub fn mem_info() -> Result<(u64, u64), ProverError> {
+    let (mut free, mut total) = (0u64, 0u64);
+    // SAFETY: both pointers are valid for one u64 each.
+    ffi::check(unsafe { ffi::pl_mem_info(&mut free, &mut total) })?;
+    Ok((free, total))
+}
+
+/// Fails with [`ProverError::DeviceMemory`] unless the device has `need`
+/// bytes free for `what` (asked right before the upload; other work on
+/// the device may still take memory in between).
+pub fn ensure_free(what: DeviceUpload, need: u64) -> Result<(), ProverError> {
+    let (free, _) = mem_info()?;
+    if need > free {
+        return Err(ProverError::DeviceMemory { what, need, free });
+    }
+    Ok(())
+}
+
+/// The device bytes of the parameters' points (the device's affine layout is the host's).
+fn srs_bytes(p: &Params) -> u64 {
+    [
+        std::mem::size_of_val(&p.h[..]),
+        std::mem::size_of_val(&p.l[..]),
+        std::mem::size_of_val(&p.a[..]),
+        std::mem::size_of_val(&p.b_g1[..]),
+        std::mem::size_of_val(&p.b_g2[..]),
+    ]
+    .iter()
+    .map(|b| *b as u64)
+    .sum()
 }
 
 /// An affine point type the device holds: blst's affine layout (Montgomery
@@ -132,6 +165,7 @@ pub fn srs_for(p: &Params, opts: &PlOpts, rec: &Recorder) -> Result<Arc<DeviceSr
         }
     }
     *g = None; // free the old copy before uploading a new one
+    ensure_free(DeviceUpload::Srs, srs_bytes(p))?;
     let srs = rec.time("srs_upload", || -> Result<DeviceSrs, ProverError> {
         Ok(DeviceSrs {
             h: DevicePoints::upload(&p.h, opts, rec, "h")?,

@@ -96,6 +96,7 @@ const _: () = {
 extern "C" {
     pub fn pl_init(name: *mut c_char, name_len: usize, sm_count: *mut u32, mem_bytes: *mut u64) -> PlError;
     pub fn pl_free_message(message: *mut c_char);
+    pub fn pl_mem_info(free_bytes: *mut u64, total_bytes: *mut u64) -> PlError;
     pub fn pl_points_upload(
         host: *const c_void,
         n: usize,

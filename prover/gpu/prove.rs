@@ -14,7 +14,7 @@ use super::ops::{feature_opts, to_g1, to_g2};
 use super::prep::RawSplit;
 use super::timing;
 use crate::cpu::ntt::Domain;
-use crate::error::ProverError;
+use crate::error::{DeviceUpload, ProverError};
 use crate::groth16::{Params, Proof};
 use crate::phases::Recorder;
 use crate::prove::b_g2::BG2Plan;
@@ -58,6 +58,11 @@ fn h_gpu(
             len: s.a.len(),
         })
         .collect();
+    // One a, b, c buffer of the domain's length serves every partition in turn.
+    device::ensure_free(
+        DeviceUpload::HBuffers,
+        3 * d.n as u64 * std::mem::size_of::<Fr>() as u64,
+    )?;
     let z = d.z_inv_on_coset();
     let mut out = vec![blst_p1::default(); synths.len()];
     let mut buf = PhaseBuf::new(8 * synths.len() + 8);

@@ -27,6 +27,21 @@ impl Synthesized {
     pub fn num_constraints(&self) -> usize {
         self.a.len()
     }
+    /// The heap this value holds, measured: every vector's capacity (not its
+    /// length: what the allocator handed out) times its element's size.
+    pub fn heap_bytes(&self) -> u64 {
+        fn bytes<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        [&self.inputs, &self.aux, &self.a, &self.b, &self.c]
+            .into_iter()
+            .map(bytes)
+            .sum::<u64>()
+            + [&self.a_aux_density, &self.b_input_density, &self.b_aux_density]
+                .into_iter()
+                .map(bytes)
+                .sum::<u64>()
+    }
     /// Counts of aux values equal to 0, equal to 1, and other.
     pub fn aux_classes(&self) -> (usize, usize, usize) {
         let (mut z, mut o) = (0, 0);

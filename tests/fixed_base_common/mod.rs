@@ -142,6 +142,7 @@ pub fn prove_verifies(circuit: &str, prover: phaseline_prover::record::Backend, 
         seed,
         delays: Default::default(),
         inject_gpu_alloc: 0,
+        pipeline: None,
     };
     let mut n = 0;
     run_prove(&o, &mut |r| {
