@@ -215,5 +215,15 @@ pub fn summary(rep: &Report) -> String {
         run.samples.len(),
         cell(&p.started_utc)
     );
+    // Runners given by path were built elsewhere: the commit above is only
+    // the checkout the harness ran in, so each one's own build is named too.
+    let given: Vec<String> = p
+        .settings
+        .iter()
+        .filter_map(|(k, v)| k.strip_prefix("runner.").map(|n| format!("`{}`: {}", cell(n), cell(v))))
+        .collect();
+    if !given.is_empty() {
+        let _ = writeln!(s, "Runners given by path (their own builds): {}.", given.join("; "));
+    }
     s
 }

@@ -74,6 +74,24 @@ fn markdown_lists_what_moved_and_escapes_cells() {
 }
 
 #[test]
+fn markdown_names_the_builds_of_runners_given_by_path() {
+    let md = markdown::summary(&report_of(fixture::pair(4)));
+    assert!(!md.contains("Runners given by path"), "none given in the fixture");
+    let mut run = fixture::pair(4);
+    run.provenance.settings.insert(
+        "runner.anchor".into(),
+        "given runner 0.1.0 4567cdef (RUNNERS/anchor)".into(),
+    );
+    let md = markdown::summary(&report_of(run));
+    assert!(
+        md.contains(
+            "Runners given by path (their own builds): `anchor`: given runner 0.1.0 4567cdef (RUNNERS/anchor)."
+        ),
+        "{md}"
+    );
+}
+
+#[test]
 fn failed_samples_are_listed_with_their_error() {
     let mut run = fixture::pair(5);
     for s in run.samples.iter_mut().filter(|s| s.variant == "A1" && s.rep < 2) {
