@@ -20,6 +20,7 @@ use crate::record::{Mode, Record};
 use crate::run::{
     circuit_info, load_or_setup, prove_rep, prove_rep_bellperson, prover, record, synth_all, RunOpts, SynthPath,
 };
+use crate::shape::Shape;
 use crate::synth::synthesize;
 use blstrs::Scalar as Fr;
 use phaseline_real::{blank_circuit, partition_circuits, read_c1, RealCircuit, RealError, Sector, C1};
@@ -115,7 +116,11 @@ fn check_inputs<'a>(cs: &[RealCircuit], inputs: impl IntoIterator<Item = &'a [Fr
 /// parameter file of that sector size, or any of ours), else the cache,
 /// else our setup from the recorded shape of the compound proof's blank
 /// circuit (shape and parameters cached by sector size and porep id).
-pub fn real_params(o: &RunOpts, sector: Sector, first: &RealCircuit) -> Result<(Params, ParamsFile), ProverError> {
+pub fn real_params(
+    o: &RunOpts,
+    sector: Sector,
+    first: &RealCircuit,
+) -> Result<(Params, ParamsFile, Option<Shape>), ProverError> {
     let s = synthesize(first, None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
@@ -146,7 +151,7 @@ pub fn run_synth_real(
     let c1 = resolve_c1(o, c1)?;
     let o = &real_opts(o, &c1);
     // The shape is the blank circuit's, cached where setup caches it.
-    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?)?;
+    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?, None)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
         let rec = Recorder::with_delays(o.delays.clone());
@@ -172,9 +177,9 @@ pub fn run_prove_real(
     let prover = prover(o)?;
     let c1 = resolve_c1(o, c1)?;
     let o = &real_opts(o, &c1);
-    let (params, file) = real_params(o, c1.sector, &circuits(&c1)?[0])?;
+    let (params, file, made) = real_params(o, c1.sector, &circuits(&c1)?[0])?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
-    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?)?;
+    let path = SynthPath::for_run(o, &blank_circuit(c1.sector)?, made)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(&c1)?;
         let engine = match prover {

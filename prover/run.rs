@@ -7,7 +7,7 @@ use crate::circuits::PorepCircuit;
 use crate::cpu::ntt::Domain;
 use crate::cs::Circuit;
 use crate::error::ProverError;
-use crate::groth16::cache::{cache_path, ParamsCache, ParamsFile};
+use crate::groth16::cache::{cache_path, ParamsCache, ParamsFile, ParamsStore};
 use crate::groth16::params::Expected;
 use crate::groth16::{verify::verify_all, Params};
 use crate::phases::Recorder;
@@ -16,7 +16,8 @@ use crate::prove::prover::{EngineChoice, Prover};
 use crate::record::{Backend, CircuitInfo, Mode, Record};
 use crate::repetition::Repetition;
 use crate::setup::fixed_base_choice::for_proving;
-use crate::setup::runner::{generate_cached, shape_for};
+use crate::setup::runner::{generate_for_proving, shape_for, shape_path};
+use crate::shape::Shape;
 use crate::synth::{synthesize, witness, ShapeSynth, Synthesized, Witness};
 use blstrs::Scalar as Fr;
 use ff::Field;
@@ -47,6 +48,10 @@ pub struct RunOpts {
     /// batch); `Some(depth)`, pipelined ([`crate::pipeline`]), one partition
     /// proven while the next are synthesized, at most `depth` in flight.
     pub pipeline: Option<Depth>,
+    /// Parameters this run has to make: written to the cache (the default)
+    /// or kept in memory only (`--params-store memory`; no parameter or
+    /// shape file is written).
+    pub params_store: ParamsStore,
 }
 
 fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
@@ -68,12 +73,17 @@ impl SynthPath {
     /// The path this build takes for a run of `o` on circuits of `c`'s shape:
     /// from the shape with `shape-synth`, except on bellperson's backend,
     /// whose prover synthesizes by itself (the feature is inert there).
-    pub fn for_run<C: Circuit>(o: &RunOpts, c: &C) -> Result<SynthPath, ProverError> {
-        if cfg!(feature = "shape-synth") && o.backend != Backend::Bellperson {
-            SynthPath::from_cache(&o.params_dir, c)
-        } else {
-            Ok(SynthPath::Engine)
+    /// `made` is the shape this run's setup just made the parameters from,
+    /// when it made them: used as it is instead of being read or recorded again.
+    pub fn for_run<C: Circuit>(o: &RunOpts, c: &C, made: Option<Shape>) -> Result<SynthPath, ProverError> {
+        if !(cfg!(feature = "shape-synth") && o.backend != Backend::Bellperson) {
+            return Ok(SynthPath::Engine);
         }
+        let shape = match made {
+            Some(s) if s.shape_id == c.shape_id() => s,
+            _ => shape_for(c, shape_dir(o, c), &Recorder::new())?,
+        };
+        Ok(SynthPath::Shape(Box::new(ShapeSynth::new(shape))))
     }
 
     /// The shape of `c` from the cache in `dir` that setup uses (recorded
@@ -201,7 +211,7 @@ pub(crate) fn prover(o: &RunOpts) -> Result<Prover, ProverError> {
 
 /// Synthesis only: `warmup + reps` repetitions, each handed to `sink`.
 pub fn run_synth(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
-    let path = SynthPath::for_run(o, &circuits(o, 0)?[0])?;
+    let path = SynthPath::for_run(o, &circuits(o, 0)?[0], None)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         let rec = Recorder::with_delays(o.delays.clone());
@@ -222,24 +232,45 @@ pub fn params_path(o: &RunOpts) -> Result<std::path::PathBuf, ProverError> {
     Ok(cache_path(&o.params_dir, &c.shape_id()))
 }
 
+/// Where a run reads and writes `c`'s recorded shape: the parameter
+/// directory; a run keeping its parameters in memory reads a shape file that
+/// is there but writes none (`None`: recorded in memory).
+fn shape_dir<'a, C: Circuit>(o: &'a RunOpts, c: &C) -> Option<&'a Path> {
+    let dir: &Path = &o.params_dir;
+    match o.params_store {
+        ParamsStore::Cache => Some(dir),
+        ParamsStore::Memory => Some(dir).filter(|d| shape_path(d, &c.shape_id()).exists()),
+    }
+}
+
 /// Loads the parameters of `circuit` (sizes `expected`) from the run's
-/// cache or parameter file, else makes them with our setup and caches them.
-/// Missing parameters are made on the device that proves: the GPU's
-/// fixed-base engine for `cuda`, the CPU's otherwise.
+/// cache or parameter file, else makes them with our setup and caches them
+/// (or keeps them in memory, as `o.params_store` says). Missing parameters
+/// are made on the device that proves: the GPU's fixed-base engine for
+/// `cuda`, the CPU's otherwise. The shape they were made from comes back
+/// when they were made here.
 pub(crate) fn load_or_setup<C: Circuit>(
     o: &RunOpts,
     circuit: &C,
     expected: &Expected,
-) -> Result<(Params, ParamsFile), ProverError> {
+) -> Result<(Params, ParamsFile, Option<Shape>), ProverError> {
     let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
-    let dir: &Path = &o.params_dir;
-    cache.load_or_generate(&circuit.shape_id(), expected, || {
-        Ok(generate_cached(circuit, dir, for_proving(o.backend))?)
-    })
+    let mut made = None;
+    let (params, file) = cache.load_or_generate(&circuit.shape_id(), expected, o.params_store, || {
+        let (p, shape) = generate_for_proving(circuit, shape_dir(o, circuit), for_proving(o.backend))?;
+        made = Some(shape);
+        Ok(p)
+    })?;
+    Ok((params, file, made))
 }
 
 /// Loads (or makes and caches) the parameters for the preset; with the file they came from.
 pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
+    params_and_shape(o).map(|(p, f, _)| (p, f))
+}
+
+/// [`params_for`], with the shape the parameters were made from when this call made them.
+fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), ProverError> {
     let cs = circuits(
         &RunOpts {
             partitions: 1,
@@ -256,9 +287,9 @@ pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
 /// End-to-end proofs: synthesis, proving, verification unless disabled.
 pub fn run_prove(o: &RunOpts, sink: &mut dyn FnMut(Record) -> Result<(), ProverError>) -> Result<(), ProverError> {
     let prover = prover(o)?;
-    let (params, file) = params_for(o)?;
+    let (params, file, made) = params_and_shape(o)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand_core::SeedableRng>::from_entropy();
-    let path = SynthPath::for_run(o, &circuits(o, 0)?[0])?;
+    let path = SynthPath::for_run(o, &circuits(o, 0)?[0], made)?;
     for rep in 0..o.warmup + o.reps {
         let cs = circuits(o, rep)?;
         let mut r = match prover {

@@ -35,6 +35,7 @@ fn bellperson_backend_records_its_own_phases_and_verifies() {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

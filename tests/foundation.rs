@@ -104,6 +104,7 @@ fn runner_records_every_phase_and_missing_phase_is_rejected() {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

@@ -249,6 +249,7 @@ fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     }
 }
 

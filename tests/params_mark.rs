@@ -20,6 +20,7 @@ fn opts(dir: &std::path::Path) -> RunOpts {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     }
 }
 

@@ -33,6 +33,7 @@ fn opts(dir: &Path, circuit: &str, partitions: usize, pipeline: Option<Depth>) -
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline,
+        params_store: Default::default(),
     }
 }
 

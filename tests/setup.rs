@@ -245,6 +245,7 @@ fn prove_path_makes_missing_parameters_with_our_setup() {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     };
     let mut verified = vec![];
     phaseline_prover::run::run_prove(&o, &mut |r| {

@@ -214,6 +214,7 @@ mod with_feature {
             delays: Default::default(),
             inject_gpu_alloc: 0,
             pipeline: None,
+            params_store: Default::default(),
         }
     }
 

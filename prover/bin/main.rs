@@ -3,6 +3,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use phaseline_prover::alloc_count::CountingAlloc;
+use phaseline_prover::groth16::cache::ParamsStore;
 use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
 use phaseline_prover::mem_budget::MemBudget;
 use phaseline_prover::pipeline::{Depth, DEFAULT_DEPTH};
@@ -81,6 +82,11 @@ struct ProverProve {
     /// partition; refused when one partition does not fit.
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     mem_budget: Option<String>,
+    /// Parameters this run has to make (none cached, no --params): written
+    /// to the cache (`cache`, the default) or kept in memory only (`memory`:
+    /// no parameter or shape file written; a file already there is read).
+    #[arg(long, value_name = "cache|memory", default_value = "cache")]
+    params_store: ParamsStore,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -177,6 +183,7 @@ fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     };
     Ok(if s.shared.circuit.starts_with(real::PREFIX) {
         real::setup_real(&o, s.shared.if_missing)?
@@ -225,6 +232,7 @@ fn opts(c: &CaseArgs, backend: Backend, dir: PathBuf, file: Option<PathBuf>, ver
         delays: delays(&c.inject_delay)?,
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     })
 }
 
@@ -326,6 +334,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             )?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
             o.pipeline = pipeline;
+            o.params_store = p.params_store;
             let mut sink = Sink::open(&c.json)?;
             if p.c1.is_some() || real::is_real(&c.circuit) {
                 let o = real_opts(o, c)?;

@@ -17,6 +17,28 @@ pub fn cache_path(dir: &Path, shape_id: &str) -> PathBuf {
     dir.join(format!("{shape_id}.params"))
 }
 
+/// What a run does with parameters it had to make: write them to the cache
+/// (the default), or keep them in this process's memory only, so a prove run
+/// on a host without the file needs no disk for it (about 47 GB at 32 GiB
+/// sectors). A file that exists is read either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ParamsStore {
+    #[default]
+    Cache,
+    Memory,
+}
+
+impl std::str::FromStr for ParamsStore {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "cache" => Ok(ParamsStore::Cache),
+            "memory" => Ok(ParamsStore::Memory),
+            other => Err(format!("--params-store wants cache or memory, got `{other}`")),
+        }
+    }
+}
+
 /// Where a run's parameters come from: `explicit` when given, else the file
 /// of the circuit's shape under `dir`.
 #[derive(Clone, Copy, Debug)]
@@ -37,11 +59,13 @@ impl<'a> ParamsCache<'a> {
 
     /// The parameters of the shape `shape_id` with sizes `expected`, with
     /// the file they came from: the explicit file, else the cached one, else
-    /// `generate`'s, written to the cache.
+    /// `generate`'s, written to the cache ([`ParamsStore::Cache`]) or kept in
+    /// memory only ([`ParamsStore::Memory`]).
     pub fn load_or_generate(
         &self,
         shape_id: &str,
         expected: &Expected,
+        store: ParamsStore,
         generate: impl FnOnce() -> Result<Params, ProverError>,
     ) -> Result<(Params, ParamsFile), ProverError> {
         let file = |path: &Path, sha256, source| ParamsFile {
@@ -62,7 +86,12 @@ impl<'a> ParamsCache<'a> {
         }
         let p = generate()?;
         check(&p, expected, &path.display().to_string())?;
-        let digest = write_atomic(&p, &path)?;
-        Ok((p, file(&path, digest, ParamsSource::Generated)))
+        match store {
+            ParamsStore::Cache => {
+                let digest = write_atomic(&p, &path)?;
+                Ok((p, file(&path, digest, ParamsSource::Generated)))
+            }
+            ParamsStore::Memory => Ok((p, file(Path::new(""), String::new(), ParamsSource::Memory))),
+        }
     }
 }

@@ -204,11 +204,18 @@ pub fn bellperson_params<C: Circuit>(c: &C, seed: Option<u64>) -> Result<Params,
 }
 
 /// The prove path's setup when no parameters are cached: the shape from (or
-/// into) `dir`, random toxic waste, the fixed-base backend named
-/// `fixed_base` (`cpu`, or `cuda` when proving on the GPU).
-pub fn generate_cached<C: Circuit>(c: &C, dir: &Path, fixed_base: &str) -> Result<Params, SetupError> {
+/// into) `dir` (recorded in memory only when `None`), random toxic waste, the
+/// fixed-base backend named `fixed_base` (`cpu`, or `cuda` when proving on
+/// the GPU). Returns the parameters and the shape they were made from, so
+/// the run's synthesis from the shape need not record it again.
+pub fn generate_for_proving<C: Circuit>(
+    c: &C,
+    dir: Option<&Path>,
+    fixed_base: &str,
+) -> Result<(Params, Shape), SetupError> {
     let fb = backend(fixed_base)?;
     let rec = Recorder::new();
-    let shape = shape_for(c, Some(dir), &rec)?;
-    setup(&shape, &Toxic::random(), fb.as_ref(), &rec)
+    let shape = shape_for(c, dir, &rec)?;
+    let params = setup(&shape, &Toxic::random(), fb.as_ref(), &rec)?;
+    Ok((params, shape))
 }

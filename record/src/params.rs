@@ -13,6 +13,9 @@ pub enum ParamsSource {
     Generated,
     /// The file named on the command line (`--params`).
     GivenFile,
+    /// Made by this process's setup and kept in memory only (`--params-store
+    /// memory`): no file was written, so `path` and `sha256` are empty.
+    Memory,
 }
 
 /// The parameter file a record's proofs were made with.

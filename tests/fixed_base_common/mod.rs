@@ -143,6 +143,7 @@ pub fn prove_verifies(circuit: &str, prover: phaseline_prover::record::Backend, 
         delays: Default::default(),
         inject_gpu_alloc: 0,
         pipeline: None,
+        params_store: Default::default(),
     };
     let mut n = 0;
     run_prove(&o, &mut |r| {
