@@ -264,12 +264,29 @@ pub(crate) fn load_or_setup<C: Circuit>(
     Ok((params, file, made))
 }
 
+/// The sizes a parameter file of `shape` has, from the shape alone (no
+/// synthesis): what [`Expected::of`] gives for a synthesized circuit of it.
+pub fn expected_of_shape(shape: &Shape) -> Result<Expected, ProverError> {
+    let d = Domain::for_len(shape.rows()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
+    let k = shape.densities().counts();
+    Ok(Expected {
+        inputs: shape.num_inputs,
+        aux: shape.num_aux,
+        h: d.n - 1,
+        a: shape.num_inputs + k.a_aux,
+        b: k.b_input + k.b_aux,
+    })
+}
+
 /// Loads (or makes and caches) the parameters for the preset; with the file they came from.
 pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
     params_and_shape(o).map(|(p, f, _)| (p, f))
 }
 
 /// [`params_for`], with the shape the parameters were made from when this call made them.
+/// A run keeping its parameters in memory takes their sizes from the shape
+/// (read, or recorded once and handed on), not from a synthesis of its own:
+/// at 32 GiB sectors that synthesis is most of a minute.
 fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), ProverError> {
     let cs = circuits(
         &RunOpts {
@@ -278,6 +295,17 @@ fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), 
         },
         0,
     )?;
+    if o.params_store == ParamsStore::Memory && o.backend != Backend::Bellperson {
+        let shape = shape_for(&cs[0], shape_dir(o, &cs[0]), &Recorder::new())?;
+        let expected = expected_of_shape(&shape)?;
+        let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
+        let mut shape = Some(shape);
+        let (params, file) = cache.load_or_generate(&cs[0].shape_id(), &expected, o.params_store, || {
+            let s = shape.as_ref().expect("the shape is taken only after the parameters");
+            Ok(crate::setup::runner::generate_from_shape(s, for_proving(o.backend))?)
+        })?;
+        return Ok((params, file, shape));
+    }
     let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
     let d =
         Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;

@@ -105,3 +105,17 @@ fn the_runner_takes_memory_and_refuses_other_stores() {
     assert_eq!(r.params.as_ref().unwrap().source, ParamsSource::Memory);
     assert!(files_in(dir.path()).is_empty());
 }
+
+#[test]
+fn sizes_from_the_shape_equal_sizes_from_a_synthesis() {
+    use phaseline_prover::cpu::ntt::Domain;
+    use phaseline_prover::groth16::params::Expected;
+    use phaseline_prover::run::expected_of_shape;
+    for name in ["tiny", "small", "tiny-mix25"] {
+        let c = phaseline_prover::circuits::presets::preset(name, 1).unwrap();
+        let s = phaseline_prover::synth::synthesize(&c, None).unwrap();
+        let d = Domain::for_len(s.num_constraints()).unwrap();
+        let shape = phaseline_prover::shape::record_shape(&c).unwrap();
+        assert_eq!(expected_of_shape(&shape).unwrap(), Expected::of(&s, d.n), "{name}");
+    }
+}

@@ -219,3 +219,9 @@ pub fn generate_for_proving<C: Circuit>(
     let params = setup(&shape, &Toxic::random(), fb.as_ref(), &rec)?;
     Ok((params, shape))
 }
+
+/// [`generate_for_proving`] from a shape already at hand.
+pub fn generate_from_shape(shape: &Shape, fixed_base: &str) -> Result<Params, SetupError> {
+    let fb = backend(fixed_base)?;
+    setup(shape, &Toxic::random(), fb.as_ref(), &Recorder::new())
+}
