@@ -9,24 +9,6 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemBudget(pub u64);
 
-/// Suffixes `SIZE` may end with and what each multiplies by (longest first
-/// where one ends another: `KiB` before `B`).
-const UNITS: &[(&str, u64)] = &[
-    ("KiB", 1 << 10),
-    ("MiB", 1 << 20),
-    ("GiB", 1 << 30),
-    ("TiB", 1 << 40),
-    ("KB", 1_000),
-    ("MB", 1_000_000),
-    ("GB", 1_000_000_000),
-    ("TB", 1_000_000_000_000),
-    ("K", 1 << 10),
-    ("M", 1 << 20),
-    ("G", 1 << 30),
-    ("T", 1 << 40),
-    ("B", 1),
-];
-
 impl FromStr for MemBudget {
     type Err = ProverError;
 
@@ -34,33 +16,9 @@ impl FromStr for MemBudget {
     /// `2GB` (powers of 1000), `8G` (= `8GiB`). Case of the unit matters
     /// only between `KiB` and `KB` style; zero is refused.
     fn from_str(s: &str) -> Result<Self, ProverError> {
-        let bad = |why: &str| ProverError::InvalidArgument(format!("--mem-budget `{s}`: {why}"));
-        let t = s.trim();
-        let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-        let (num, unit) = t.split_at(digits);
-        if num.is_empty() {
-            return Err(bad(
-                "wants a whole number of bytes, optionally with a unit (500MiB, 64GiB)",
-            ));
-        }
-        let unit = unit.trim();
-        let mult = if unit.is_empty() {
-            1
-        } else {
-            UNITS
-                .iter()
-                .find(|(u, _)| u.eq_ignore_ascii_case(unit))
-                .map(|(_, m)| *m)
-                .ok_or_else(|| bad("unknown unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)"))?
-        };
-        let n: u64 = num.parse().map_err(|_| bad("number too large"))?;
-        let bytes = n
-            .checked_mul(mult)
-            .ok_or_else(|| bad("more bytes than fit in 64 bits"))?;
-        if bytes == 0 {
-            return Err(bad("must be more than zero bytes"));
-        }
-        Ok(MemBudget(bytes))
+        phaseline_record::parse_size(s)
+            .map(MemBudget)
+            .map_err(|why| ProverError::InvalidArgument(format!("--mem-budget `{s}`: {why}")))
     }
 }
 

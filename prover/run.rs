@@ -299,7 +299,7 @@ fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), 
         let shape = shape_for(&cs[0], shape_dir(o, &cs[0]), &Recorder::new())?;
         let expected = expected_of_shape(&shape)?;
         let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
-        let mut shape = Some(shape);
+        let shape = Some(shape);
         let (params, file) = cache.load_or_generate(&cs[0].shape_id(), &expected, o.params_store, || {
             let s = shape.as_ref().expect("the shape is taken only after the parameters");
             Ok(crate::setup::runner::generate_from_shape(s, for_proving(o.backend))?)

@@ -108,6 +108,16 @@ pub struct Suite {
     /// floor would hide a 10% change of a 5 ms kernel.
     #[serde(default)]
     pub floor_ms: Option<f64>,
+    /// `prove` suites: what the runner does with parameters it has to make
+    /// (`cache`, the runner's default, or `memory`: kept in memory, no file
+    /// written; for full-scale cases on a host whose disk or time cannot take
+    /// the ~47 GB file). Handed to the runner as `--params-store`.
+    #[serde(default)]
+    pub params_store: Option<phaseline_record::ParamsStore>,
+    /// `prove` suites: partitions pipelined within this much host memory
+    /// (`40GiB`; the runner's `--mem-budget`).
+    #[serde(default)]
+    pub mem_budget: Option<String>,
 }
 
 fn yes() -> bool {
@@ -314,6 +324,17 @@ pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
     }
     if let Some(p) = s.partitions.iter().find(|p| **p > MAX_PARTITIONS) {
         return Err(bad(&k("partitions"), format!("{p} is more than {MAX_PARTITIONS}")));
+    }
+    if s.mode != Mode::Prove {
+        if s.params_store.is_some() {
+            return Err(bad(&k("params_store"), "applies to `prove` suites only"));
+        }
+        if s.mem_budget.is_some() {
+            return Err(bad(&k("mem_budget"), "applies to `prove` suites only"));
+        }
+    }
+    if let Some(m) = &s.mem_budget {
+        phaseline_record::parse_size(m).map_err(|why| bad(&k("mem_budget"), format!("`{m}`: {why}")))?;
     }
     Ok(())
 }
@@ -642,6 +663,10 @@ mod tests {
         assert_eq!(cfg.select_suites(&["gpu-e2e".into()]).unwrap()[0].0, "gpu-e2e");
         let both = cfg.select_suites(&["all".into(), "gpu-e2e".into()]).unwrap();
         assert_eq!(both.len(), 3);
+        let full = &cfg.suites["gpu-32g"];
+        assert_eq!(full.params_store, Some(phaseline_record::ParamsStore::Memory));
+        assert_eq!(full.mem_budget.as_deref(), Some("40GiB"));
+        assert!(!full.in_all);
     }
 
     #[test]
@@ -669,6 +694,16 @@ mod tests {
         );
         let e = with("inner_warmup = 1");
         assert!(e.contains("suites.setup.inner_warmup"), "{e}");
+        let e = with("params_store = \"memory\"");
+        assert!(
+            e.contains("suites.setup.params_store") && e.contains("`prove` suites only"),
+            "{e}"
+        );
+        let e = with("mem_budget = \"4GiB\"");
+        assert!(
+            e.contains("suites.setup.mem_budget") && e.contains("`prove` suites only"),
+            "{e}"
+        );
         let text = base.replace(
             "timeout_s = 120\ninterleave = \"alternate\"\nin_all = false",
             "timeout_s = 120\ninterleave = \"block\"\nin_all = false",

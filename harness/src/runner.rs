@@ -138,12 +138,15 @@ fn schedule(cases: &[(Case, usize)], suites: &[(String, Suite)], nv: usize) -> V
     t
 }
 
-/// Makes the parameters of each end-to-end case once, before anything is timed.
+/// Makes the parameters of each end-to-end case once, before anything is
+/// timed; not for suites whose runners keep the parameters they make in memory
+/// (`params_store = "memory"`: every process makes its own, outside its records).
 fn setup_params(spec: &MeasureSpec, runner: &BuiltVariant, cases: &[(Case, usize)]) -> Result<(), HarnessError> {
     let mut done: Vec<&str> = Vec::new();
     for (c, si) in cases {
         let s = &spec.suites[*si].1;
-        if s.mode != Mode::Prove || done.contains(&c.circuit.as_str()) {
+        let in_memory = s.params_store == Some(phaseline_record::ParamsStore::Memory);
+        if s.mode != Mode::Prove || in_memory || done.contains(&c.circuit.as_str()) {
             continue;
         }
         done.push(&c.circuit);
@@ -206,6 +209,8 @@ fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, backend: Backend,
             backend: Some(backend),
             params_dir: Some(spec.params_dir.clone()),
             no_verify: false,
+            params_store: s.params_store,
+            mem_budget: s.mem_budget.clone(),
         }),
     }
 }
@@ -679,6 +684,12 @@ impl<'a> Session<'a> {
             settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
             settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
             settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
+            if let Some(p) = s.params_store {
+                settings.insert(format!("suite.{name}.params_store"), p.as_str().into());
+            }
+            if let Some(m) = &s.mem_budget {
+                settings.insert(format!("suite.{name}.mem_budget"), m.clone());
+            }
         }
         settings.extend(spec.build.describe());
         settings.insert("params_dir".into(), spec.params_dir.display().to_string());

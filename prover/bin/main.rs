@@ -3,7 +3,6 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use phaseline_prover::alloc_count::CountingAlloc;
-use phaseline_prover::groth16::cache::ParamsStore;
 use phaseline_prover::groth16::params::PARAMS_DIR_ENV;
 use phaseline_prover::mem_budget::MemBudget;
 use phaseline_prover::pipeline::{Depth, DEFAULT_DEPTH};
@@ -77,16 +76,6 @@ struct ProverProve {
     /// without --mem-budget).
     #[arg(long, value_enum)]
     pipeline: Option<PipelineMode>,
-    /// Pipelined, with as many partitions in flight as SIZE holds (bytes, or
-    /// with a unit: 500MiB, 64GiB, 2GB), measured from the first synthesized
-    /// partition; refused when one partition does not fit.
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
-    mem_budget: Option<String>,
-    /// Parameters this run has to make (none cached, no --params): written
-    /// to the cache (`cache`, the default) or kept in memory only (`memory`:
-    /// no parameter or shape file written; a file already there is read).
-    #[arg(long, value_name = "cache|memory", default_value = "cache")]
-    params_store: ParamsStore,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -98,7 +87,12 @@ enum PipelineMode {
 impl ProverProve {
     /// The run's pipeline (`RunOpts::pipeline`): `None` for the batch path.
     fn pipeline(&self, backend: Backend) -> Result<Option<Depth>> {
-        let budget = self.mem_budget.as_deref().map(str::parse::<MemBudget>).transpose()?;
+        let budget = self
+            .shared
+            .mem_budget
+            .as_deref()
+            .map(str::parse::<MemBudget>)
+            .transpose()?;
         let depth = match (self.pipeline, budget) {
             (Some(PipelineMode::Off), Some(_)) => bail!("--mem-budget pipelines the partitions: drop --pipeline off"),
             (_, Some(b)) => Some(Depth::Budget(b)),
@@ -334,7 +328,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             )?;
             o.inject_gpu_alloc = p.inject_gpu_alloc;
             o.pipeline = pipeline;
-            o.params_store = p.params_store;
+            o.params_store = p.shared.params_store.unwrap_or_default();
             let mut sink = Sink::open(&c.json)?;
             if p.c1.is_some() || real::is_real(&c.circuit) {
                 let o = real_opts(o, c)?;

@@ -10,33 +10,11 @@ use super::Params;
 use crate::error::ProverError;
 use std::path::{Path, PathBuf};
 
-pub use phaseline_record::{ParamsFile, ParamsSource};
+pub use phaseline_record::{ParamsFile, ParamsSource, ParamsStore};
 
 /// The cache file for a circuit shape.
 pub fn cache_path(dir: &Path, shape_id: &str) -> PathBuf {
     dir.join(format!("{shape_id}.params"))
-}
-
-/// What a run does with parameters it had to make: write them to the cache
-/// (the default), or keep them in this process's memory only, so a prove run
-/// on a host without the file needs no disk for it (about 47 GB at 32 GiB
-/// sectors). A file that exists is read either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ParamsStore {
-    #[default]
-    Cache,
-    Memory,
-}
-
-impl std::str::FromStr for ParamsStore {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "cache" => Ok(ParamsStore::Cache),
-            "memory" => Ok(ParamsStore::Memory),
-            other => Err(format!("--params-store wants cache or memory, got `{other}`")),
-        }
-    }
 }
 
 /// Where a run's parameters come from: `explicit` when given, else the file

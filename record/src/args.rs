@@ -51,6 +51,82 @@ impl Default for CaseArgs {
     }
 }
 
+/// What a prove run does with parameters it has to make (none cached, none
+/// given): write them to the cache, or keep them in this process's memory
+/// only, so a host without the file needs no disk for it (about 47 GB at
+/// 32 GiB sectors). A file that is there is read either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum ParamsStore {
+    #[default]
+    Cache,
+    Memory,
+}
+
+impl ParamsStore {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamsStore::Cache => "cache",
+            ParamsStore::Memory => "memory",
+        }
+    }
+}
+
+impl std::str::FromStr for ParamsStore {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "cache" => Ok(ParamsStore::Cache),
+            "memory" => Ok(ParamsStore::Memory),
+            other => Err(format!("wants cache or memory, got `{other}`")),
+        }
+    }
+}
+
+/// Bytes from `SIZE`: a whole number, optionally with a unit (`500MiB`,
+/// `64GiB`, `2GB` in powers of 1000, `8G` = `8GiB`); zero is refused. The one
+/// parser of sizes: the runner's `--mem-budget` and the harness's config.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    const UNITS: &[(&str, u64)] = &[
+        ("KiB", 1 << 10),
+        ("MiB", 1 << 20),
+        ("GiB", 1 << 30),
+        ("TiB", 1 << 40),
+        ("KB", 1_000),
+        ("MB", 1_000_000),
+        ("GB", 1_000_000_000),
+        ("TB", 1_000_000_000_000),
+        ("K", 1 << 10),
+        ("M", 1 << 20),
+        ("G", 1 << 30),
+        ("T", 1 << 40),
+        ("B", 1),
+    ];
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    if num.is_empty() {
+        return Err("wants a whole number of bytes, optionally with a unit (500MiB, 64GiB)".into());
+    }
+    let unit = unit.trim();
+    let mult = if unit.is_empty() {
+        1
+    } else {
+        UNITS
+            .iter()
+            .find(|(u, _)| u.eq_ignore_ascii_case(unit))
+            .map(|(_, m)| *m)
+            .ok_or("unknown unit (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)")?
+    };
+    let n: u64 = num.parse().map_err(|_| "number too large")?;
+    let bytes = n.checked_mul(mult).ok_or("more bytes than fit in 64 bits")?;
+    if bytes == 0 {
+        return Err("must be more than zero bytes".into());
+    }
+    Ok(bytes)
+}
+
 /// `prove`: a case on one backend with the parameters of a directory.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
@@ -66,6 +142,16 @@ pub struct ProveArgs {
     /// Skip verification of the proofs.
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_verify: bool,
+    /// Parameters this run has to make: written to the cache (`cache`, the
+    /// default) or kept in memory only (`memory`: no parameter or shape file
+    /// written). A runner that makes no parameters refuses `memory`.
+    #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    pub params_store: Option<ParamsStore>,
+    /// Partitions pipelined, with as many in flight as SIZE holds (bytes, or
+    /// with a unit: 500MiB, 64GiB, 2GB), measured from the first synthesized
+    /// partition. A runner that cannot pipeline refuses it.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "SIZE", allow_hyphen_values = true))]
+    pub mem_budget: Option<String>,
 }
 
 /// `setup`: make (or keep) the parameters of a preset.
@@ -171,6 +257,12 @@ impl RunnerArgs {
                 if p.no_verify {
                     v.push("--no-verify".into());
                 }
+                if let Some(s) = p.params_store {
+                    flag(&mut v, "--params-store", s.as_str());
+                }
+                if let Some(b) = &p.mem_budget {
+                    flag(&mut v, "--mem-budget", b);
+                }
             }
             RunnerArgs::Setup(s) => {
                 flag(&mut v, "--circuit", &s.circuit);
@@ -216,12 +308,16 @@ impl RunnerArgs {
                 backend: Some(Backend::Cuda),
                 params_dir: Some("p".into()),
                 no_verify: true,
+                params_store: Some(ParamsStore::Memory),
+                mem_budget: Some("40GiB".into()),
             }),
             RunnerArgs::Prove(ProveArgs {
                 case: CaseArgs::default(),
                 backend: None,
                 params_dir: None,
                 no_verify: false,
+                params_store: None,
+                mem_budget: None,
             }),
             RunnerArgs::Setup(SetupArgs {
                 circuit: "medium".into(),

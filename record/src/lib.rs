@@ -18,7 +18,7 @@ mod params;
 mod phase;
 mod required;
 
-pub use args::{CaseArgs, InfoArgs, ProveArgs, RunnerArgs, SetupArgs};
+pub use args::{parse_size, CaseArgs, InfoArgs, ParamsStore, ProveArgs, RunnerArgs, SetupArgs};
 pub use circuit::CircuitInfo;
 pub use head::RecordHead;
 pub use info::RunnerInfo;

@@ -73,6 +73,12 @@ fn dispatch(cli: Cli) -> Result<()> {
             if p.case.reps == 0 {
                 bail!("--reps must be at least 1");
             }
+            if p.params_store == Some(phaseline_record::ParamsStore::Memory) {
+                bail!("--params-store memory: this anchor makes no parameters; it reads the file our setup wrote");
+            }
+            if let Some(b) = &p.mem_budget {
+                bail!("--mem-budget {b}: supraseal-c2 proves every partition in one call; this anchor cannot pipeline them");
+            }
             let o = prove::Opts {
                 circuit: p.case.circuit,
                 partitions: p.case.partitions,

@@ -196,6 +196,14 @@ fn main() {
         RunnerArgs::Synth(c) => run(&spec(), &case_of(Mode::Synth, &c, Backend::Cpu), c.json.as_deref()),
         RunnerArgs::Prove(p) => {
             let s = spec();
+            if let Some(m) = &p.mem_budget {
+                if let Err(why) = phaseline_record::parse_size(m) {
+                    fail(&format!("--mem-budget `{m}`: {why}"));
+                }
+            }
+            if p.params_store == Some(phaseline_record::ParamsStore::Memory) && s.no_params {
+                fail("--params-store memory: this runner makes no parameters");
+            }
             let b = backend(&s, p.backend);
             run(&s, &case_of(Mode::Prove, &p.case, b), p.case.json.as_deref())
         }
