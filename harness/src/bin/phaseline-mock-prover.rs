@@ -173,6 +173,14 @@ fn case_of(mode: Mode, c: &CaseArgs, backend: Backend) -> MockCase {
 }
 
 fn main() {
+    if let Some(p) = &spec().args_file {
+        let line: Vec<String> = std::env::args().skip(1).collect();
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .and_then(|mut f| f.write_all(format!("{}\n", line.join(" ")).as_bytes()));
+    }
     match Cli::parse().cmd {
         RunnerArgs::Info(_) => {
             let s = spec();

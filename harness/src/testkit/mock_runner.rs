@@ -44,6 +44,8 @@ pub struct MockSpec {
     pub cold_factor: Option<f64>,
     /// Append this process's pid to this file (tests find the runners they must see ended).
     pub pid_file: Option<PathBuf>,
+    /// Append this process's command line (one line, arguments space-separated) to this file.
+    pub args_file: Option<PathBuf>,
     /// The backends it says it runs (default: `cpu`); e.g. `["supraseal"]` to stand for an anchor.
     pub backends: Option<Vec<Backend>>,
     /// The features it was "built with", instead of the ones the harness expects (a prebuilt runner).
