@@ -70,9 +70,29 @@ fn split(c: &mut Criterion) {
     c.bench_function("witness_msm_g2/2^13/split", |b| b.iter(|| split_msm_g2(&g2, &sc)));
 }
 
+/// `msm_prep` of one synthesized `medium-mix3` circuit (2^20 rows, about 3%
+/// of aux neither 0 nor 1): the split straight from the witness against the
+/// split of density-filtered copies, as `circuit_splits` did before.
+fn msm_prep(c: &mut Criterion) {
+    use phaseline_prover::prove::msm_prep::{a_scalars, b_scalars, circuit_splits, Split};
+    let circ = preset("medium-mix3", 1).unwrap();
+    let s = synthesize(&circ, None).unwrap();
+    let mut g = c.benchmark_group("msm_prep/medium-mix3");
+    g.bench_function("from the witness", |b| b.iter(|| circuit_splits(&s)));
+    g.bench_function("filtered copies", |b| {
+        b.iter(|| {
+            rayon::join(
+                || rayon::join(|| Split::of(&s.aux), || Split::of(&a_scalars(&s))),
+                || Split::of(&b_scalars(&s)),
+            )
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = synth, ntt, msm, split
+    targets = synth, ntt, msm, split, msm_prep
 }
 criterion_main!(benches);
