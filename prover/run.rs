@@ -54,6 +54,29 @@ pub struct RunOpts {
     pub params_store: ParamsStore,
 }
 
+impl RunOpts {
+    /// One measured repetition of one partition of `circuit` on `backend`
+    /// with the parameters of `params_dir`, verified, seed 1, every other
+    /// option off: set what differs with struct update syntax.
+    pub fn new(circuit: &str, backend: Backend, params_dir: impl Into<PathBuf>) -> RunOpts {
+        RunOpts {
+            circuit: circuit.into(),
+            partitions: 1,
+            reps: 1,
+            warmup: 0,
+            backend,
+            params_dir: params_dir.into(),
+            params_file: None,
+            verify: true,
+            seed: 1,
+            delays: BTreeMap::new(),
+            inject_gpu_alloc: 0,
+            pipeline: None,
+            params_store: ParamsStore::Cache,
+        }
+    }
+}
+
 fn circuits(o: &RunOpts, rep: usize) -> Result<Vec<PorepCircuit>, ProverError> {
     if o.partitions == 0 {
         return Err(ProverError::InvalidArgument("--partitions must be at least 1".into()));

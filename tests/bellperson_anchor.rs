@@ -23,19 +23,9 @@ use rand_core::SeedableRng;
 fn bellperson_backend_records_its_own_phases_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let o = RunOpts {
-        circuit: "tiny".into(),
         partitions: 2,
-        reps: 1,
-        warmup: 0,
-        backend: phaseline_prover::record::Backend::Bellperson,
-        params_dir: dir.path().to_path_buf(),
-        params_file: None,
-        verify: true,
         seed: 3,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..RunOpts::new("tiny", phaseline_prover::record::Backend::Bellperson, dir.path())
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

@@ -92,19 +92,9 @@ fn corrupt_and_foreign_parameter_files_are_rejected() {
 fn runner_records_every_phase_and_missing_phase_is_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let o = RunOpts {
-        circuit: "tiny".into(),
         partitions: 2,
         reps: 2,
-        warmup: 0,
-        backend: phaseline_prover::record::Backend::Cpu,
-        params_dir: dir.path().to_path_buf(),
-        params_file: None,
-        verify: true,
-        seed: 1,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..RunOpts::new("tiny", phaseline_prover::record::Backend::Cpu, dir.path())
     };
     let mut recs: Vec<Record> = Vec::new();
     run_prove(&o, &mut |r| {

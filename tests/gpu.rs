@@ -237,19 +237,10 @@ fn gpu_split_msm_g2_matches_cpu_for_every_scalar_kind() {
 
 fn opts(circuit: &str, partitions: usize, dir: &std::path::Path) -> RunOpts {
     RunOpts {
-        circuit: circuit.into(),
         partitions,
         reps: 2,
-        warmup: 0,
-        backend: phaseline_prover::record::Backend::Cuda,
-        params_dir: dir.to_path_buf(),
-        params_file: None,
-        verify: true,
         seed: rng().next_u64() >> 20,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..RunOpts::new(circuit, phaseline_prover::record::Backend::Cuda, dir)
     }
 }
 

@@ -7,21 +7,7 @@ use phaseline_prover::groth16::params::read;
 use phaseline_prover::run::{params_for, RunOpts};
 
 fn opts(dir: &std::path::Path) -> RunOpts {
-    RunOpts {
-        circuit: "tiny".into(),
-        partitions: 1,
-        reps: 1,
-        warmup: 0,
-        backend: phaseline_prover::record::Backend::Cpu,
-        params_dir: dir.to_path_buf(),
-        params_file: None,
-        verify: true,
-        seed: 1,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
-    }
+    RunOpts::new("tiny", phaseline_prover::record::Backend::Cpu, dir)
 }
 
 #[test]

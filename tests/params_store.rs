@@ -11,19 +11,11 @@ use std::process::Command;
 
 fn opts(dir: &Path, store: ParamsStore) -> RunOpts {
     RunOpts {
-        circuit: "tiny".into(),
         partitions: 2,
         reps: 2,
-        warmup: 0,
-        backend: Backend::Cpu,
-        params_dir: dir.to_path_buf(),
-        params_file: None,
-        verify: true,
         seed: 3,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
         params_store: store,
+        ..RunOpts::new("tiny", Backend::Cpu, dir)
     }
 }
 

@@ -21,19 +21,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn opts(dir: &Path, circuit: &str, partitions: usize, pipeline: Option<Depth>) -> RunOpts {
     RunOpts {
-        circuit: circuit.into(),
         partitions,
-        reps: 1,
-        warmup: 0,
-        backend: Backend::Cpu,
-        params_dir: dir.to_path_buf(),
-        params_file: None,
-        verify: true,
         seed: 7,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
         pipeline,
-        params_store: Default::default(),
+        ..RunOpts::new(circuit, Backend::Cpu, dir)
     }
 }
 

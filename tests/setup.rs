@@ -233,19 +233,8 @@ fn setup_command_writes_files_that_load_and_prove() {
 fn prove_path_makes_missing_parameters_with_our_setup() {
     let dir = tempfile::tempdir().unwrap();
     let o = phaseline_prover::run::RunOpts {
-        circuit: "tiny".into(),
-        partitions: 1,
-        reps: 1,
-        warmup: 0,
-        backend: phaseline_prover::record::Backend::Cpu,
-        params_dir: dir.path().to_path_buf(),
-        params_file: None,
-        verify: true,
         seed: 4,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..phaseline_prover::run::RunOpts::new("tiny", phaseline_prover::record::Backend::Cpu, dir.path())
     };
     let mut verified = vec![];
     phaseline_prover::run::run_prove(&o, &mut |r| {

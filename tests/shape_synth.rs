@@ -202,19 +202,9 @@ mod with_feature {
 
     fn opts(dir: &std::path::Path, circuit: &str) -> RunOpts {
         RunOpts {
-            circuit: circuit.into(),
             partitions: 2,
-            reps: 1,
-            warmup: 0,
-            backend: Backend::Cpu,
-            params_dir: dir.to_path_buf(),
-            params_file: None,
-            verify: true,
             seed: OsRng.next_u64() >> 1,
-            delays: Default::default(),
-            inject_gpu_alloc: 0,
-            pipeline: None,
-            params_store: Default::default(),
+            ..RunOpts::new(circuit, Backend::Cpu, dir)
         }
     }
 

@@ -516,6 +516,12 @@ impl Config {
             if s.circuits.is_empty() {
                 return Err(bad(&k("circuits"), "name at least one preset"));
             }
+            if let Some(c) = s.circuits.iter().find(|c| !valid_circuit(c)) {
+                return Err(bad(
+                    &k("circuits"),
+                    format!("`{c}` is not a circuit name ({CIRCUIT_NAME})"),
+                ));
+            }
             if s.partitions.is_empty() || s.partitions.contains(&0) {
                 return Err(bad(&k("partitions"), "needs values of at least 1"));
             }
@@ -615,9 +621,12 @@ pub fn valid_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// What a circuit name is, for the messages that refuse one.
+pub const CIRCUIT_NAME: &str = "a preset, `PRESET-mixN`, or `porep-real:SIZE`";
+
 /// Whether `s` can name a circuit: a preset, a preset with a scalar mix
 /// (`medium-mix3.3b2.39`) or a real circuit (`porep-real:2KiB`). The runner
-/// says whether it knows it.
+/// says whether it knows it. The one rule for suites and `--circuit`.
 pub fn valid_circuit(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
 }
@@ -694,6 +703,16 @@ mod tests {
         );
         let e = with("inner_warmup = 1");
         assert!(e.contains("suites.setup.inner_warmup"), "{e}");
+        let bad_name = base.replace(
+            "circuits = [\"medium\", \"large\", \"xl\"]",
+            "circuits = [\"medium\", \"la rge\"]",
+        );
+        assert_ne!(bad_name, base);
+        let e = Config::parse(&bad_name).unwrap_err().to_string();
+        assert!(
+            e.contains("circuits") && e.contains("`la rge` is not a circuit name"),
+            "{e}"
+        );
         let e = with("params_store = \"memory\"");
         assert!(
             e.contains("suites.setup.params_store") && e.contains("`prove` suites only"),

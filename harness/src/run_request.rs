@@ -160,7 +160,8 @@ fn check_overrides(req: &RunRequest) -> Result<(), HarnessError> {
     if let Some(c) = &req.circuit {
         if !crate::config::valid_circuit(c) {
             return Err(HarnessError::Invalid(format!(
-                "--circuit `{c}` is not a circuit name (a preset, `PRESET-mixN`, or `porep-real:SIZE`)"
+                "--circuit `{c}` is not a circuit name ({})",
+                crate::config::CIRCUIT_NAME
             )));
         }
     }

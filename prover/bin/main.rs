@@ -160,24 +160,14 @@ fn ensure_params(s: &ProverSetup) -> anyhow::Result<PathBuf> {
             "--if-missing and real circuits use our generator with random toxic waste: drop --generator/--toxic-seed"
         );
     }
-    let o = phaseline_prover::run::RunOpts {
-        circuit: s.shared.circuit.clone(),
-        partitions: 1,
-        reps: 1,
-        warmup: 0,
-        backend: if s.fixed_base().starts_with("cuda") {
-            Backend::Cuda
-        } else {
-            Backend::Cpu
-        },
-        params_dir: params_dir(s.shared.params_dir.clone()),
-        params_file: None,
+    let backend = if s.fixed_base().starts_with("cuda") {
+        Backend::Cuda
+    } else {
+        Backend::Cpu
+    };
+    let o = RunOpts {
         verify: false,
-        seed: 1,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..RunOpts::new(&s.shared.circuit, backend, params_dir(s.shared.params_dir.clone()))
     };
     Ok(if s.shared.circuit.starts_with(real::PREFIX) {
         real::setup_real(&o, s.shared.if_missing)?

@@ -131,19 +131,8 @@ pub fn setup_equals_cpu(circuit: &str, backend: &str, seed: u64) -> tempfile::Te
 /// One proof of `circuit` by `prover` with the parameters in `dir`, verified.
 pub fn prove_verifies(circuit: &str, prover: phaseline_prover::record::Backend, dir: &Path, seed: u64) {
     let o = RunOpts {
-        circuit: circuit.into(),
-        partitions: 1,
-        reps: 1,
-        warmup: 0,
-        backend: prover,
-        params_dir: dir.to_path_buf(),
-        params_file: None,
-        verify: true,
         seed,
-        delays: Default::default(),
-        inject_gpu_alloc: 0,
-        pipeline: None,
-        params_store: Default::default(),
+        ..RunOpts::new(circuit, prover, dir)
     };
     let mut n = 0;
     run_prove(&o, &mut |r| {
