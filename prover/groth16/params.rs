@@ -70,8 +70,8 @@ pub fn read(path: &Path) -> Result<Params, ProverError> {
 
 /// [`read`], and the SHA-256 of the file's bytes (lower-case hex).
 pub fn read_with_digest(path: &Path) -> Result<(Params, String), ProverError> {
-    let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
-    if bytes.is_empty() {
+    let meta = fs::metadata(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
+    if meta.len() == 0 {
         return Err(ProverError::Params {
             path: path.display().to_string(),
             reason: "file is empty".into(),
@@ -79,13 +79,21 @@ pub fn read_with_digest(path: &Path) -> Result<(Params, String), ProverError> {
     }
     // Points are checked (curve, subgroup) once; the file's SHA-256 is then
     // recorded beside it, and a later load of identical bytes skips the checks.
-    let digest = hex::encode(Sha256::digest(&bytes));
-    let known_good = fs::read_to_string(mark_path(path))
-        .map(|s| s.trim() == digest)
-        .unwrap_or(false);
-    let p = super::par_read::parse(&bytes, !known_good).map_err(|e| ProverError::Params {
-        path: path.display().to_string(),
-        reason: format!("corrupt or truncated parameter file: {e}"),
+    let mut known_good = false;
+    let (p, digest) = super::par_read::read(path, |digest| {
+        known_good = fs::read_to_string(mark_path(path))
+            .map(|s| s.trim() == digest)
+            .unwrap_or(false);
+        !known_good
+    })
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+            ProverError::io(path.display().to_string(), e)
+        }
+        _ => ProverError::Params {
+            path: path.display().to_string(),
+            reason: format!("corrupt or truncated parameter file: {e}"),
+        },
     })?;
     if !known_good {
         write_mark(path, &digest);
@@ -110,8 +118,11 @@ fn write_mark(path: &Path, digest: &str) {
 /// written from points this process made), so loads skip the point checks.
 /// Returns the file's SHA-256.
 pub fn mark_checked(path: &Path) -> Result<String, ProverError> {
-    let bytes = fs::read(path).map_err(|e| ProverError::io(path.display().to_string(), e))?;
-    let digest = hex::encode(Sha256::digest(&bytes));
+    let io = |e| ProverError::io(path.display().to_string(), e);
+    // Streamed through the hash: a 47 GB file is never held in memory.
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut fs::File::open(path).map_err(io)?, &mut hasher).map_err(io)?;
+    let digest = hex::encode(hasher.finalize());
     write_mark(path, &digest);
     Ok(digest)
 }
