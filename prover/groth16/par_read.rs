@@ -126,15 +126,12 @@ fn pieces(l: &Layout, piece: usize) -> Vec<(u64, usize, Part)> {
     v
 }
 
-fn decode<P: PrimeCurveAffine, const N: usize>(
+fn decode<P: PrimeCurveAffine + Send, const N: usize>(
     bytes: &[u8],
     out: &mut [P],
     what: &str,
     from: impl Fn(&[u8; N]) -> Option<P> + Sync,
-) -> io::Result<()>
-where
-    P: Send,
-{
+) -> io::Result<()> {
     out.par_iter_mut()
         .zip(bytes.par_chunks_exact(N))
         .try_for_each(|(o, c)| {
