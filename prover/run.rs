@@ -256,13 +256,14 @@ pub fn params_path(o: &RunOpts) -> Result<std::path::PathBuf, ProverError> {
 }
 
 /// Where a run reads and writes `c`'s recorded shape: the parameter
-/// directory; a run keeping its parameters in memory reads a shape file that
-/// is there but writes none (`None`: recorded in memory).
+/// directory; a run keeping its parameters in memory, or given its parameter
+/// file, reads a shape file that is there but writes none (`None`: recorded
+/// in memory).
 fn shape_dir<'a, C: Circuit>(o: &'a RunOpts, c: &C) -> Option<&'a Path> {
     let dir: &Path = &o.params_dir;
-    match o.params_store {
-        ParamsStore::Cache => Some(dir),
-        ParamsStore::Memory => Some(dir).filter(|d| shape_path(d, &c.shape_id()).exists()),
+    match (o.params_store, &o.params_file) {
+        (ParamsStore::Cache, None) => Some(dir),
+        _ => Some(dir).filter(|d| shape_path(d, &c.shape_id()).exists()),
     }
 }
 
@@ -306,10 +307,11 @@ pub fn params_for(o: &RunOpts) -> Result<(Params, ParamsFile), ProverError> {
     params_and_shape(o).map(|(p, f, _)| (p, f))
 }
 
-/// [`params_for`], with the shape the parameters were made from when this call made them.
-/// A run keeping its parameters in memory takes their sizes from the shape
-/// (read, or recorded once and handed on), not from a synthesis of its own:
-/// at 32 GiB sectors that synthesis is most of a minute.
+/// [`params_for`], with the shape of the circuit, which synthesis from the
+/// shape takes on. The parameters' sizes come from the shape (read from the
+/// parameter directory, or recorded once), not from a synthesis of their own:
+/// reading `medium`'s shape takes a fraction of its synthesis, and at 32 GiB
+/// sectors that synthesis is most of a minute.
 fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), ProverError> {
     let cs = circuits(
         &RunOpts {
@@ -318,21 +320,16 @@ fn params_and_shape(o: &RunOpts) -> Result<(Params, ParamsFile, Option<Shape>), 
         },
         0,
     )?;
-    if o.params_store == ParamsStore::Memory && o.backend != Backend::Bellperson {
-        let shape = shape_for(&cs[0], shape_dir(o, &cs[0]), &Recorder::new())?;
-        let expected = expected_of_shape(&shape)?;
-        let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
-        let shape = Some(shape);
-        let (params, file) = cache.load_or_generate(&cs[0].shape_id(), &expected, o.params_store, || {
-            let s = shape.as_ref().expect("the shape is taken only after the parameters");
-            Ok(crate::setup::runner::generate_from_shape(s, for_proving(o.backend))?)
-        })?;
-        return Ok((params, file, shape));
-    }
-    let s = synthesize(&cs[0], None).map_err(|e| ProverError::Synthesis(e.to_string()))?;
-    let d =
-        Domain::for_len(s.num_constraints()).ok_or_else(|| ProverError::InvalidArgument("circuit too large".into()))?;
-    load_or_setup(o, &cs[0], &Expected::of(&s, d.n))
+    let shape = shape_for(&cs[0], shape_dir(o, &cs[0]), &Recorder::new())?;
+    let expected = expected_of_shape(&shape)?;
+    let cache = ParamsCache::new(&o.params_dir, o.params_file.as_deref());
+    let (params, file) = cache.load_or_generate(&cs[0].shape_id(), &expected, o.params_store, || {
+        Ok(crate::setup::runner::generate_from_shape(
+            &shape,
+            for_proving(o.backend),
+        )?)
+    })?;
+    Ok((params, file, Some(shape)))
 }
 
 /// End-to-end proofs: synthesis, proving, verification unless disabled.
