@@ -213,10 +213,8 @@ pub fn generate_for_proving<C: Circuit>(
     dir: Option<&Path>,
     fixed_base: &str,
 ) -> Result<(Params, Shape), SetupError> {
-    let fb = backend(fixed_base)?;
-    let rec = Recorder::new();
-    let shape = shape_for(c, dir, &rec)?;
-    let params = setup(&shape, &Toxic::random(), fb.as_ref(), &rec)?;
+    let shape = shape_for(c, dir, &Recorder::new())?;
+    let params = generate_from_shape(&shape, fixed_base)?;
     Ok((params, shape))
 }
 
