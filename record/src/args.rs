@@ -73,17 +73,6 @@ impl ParamsStore {
     }
 }
 
-impl std::str::FromStr for ParamsStore {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "cache" => Ok(ParamsStore::Cache),
-            "memory" => Ok(ParamsStore::Memory),
-            other => Err(format!("wants cache or memory, got `{other}`")),
-        }
-    }
-}
-
 /// Bytes from `SIZE`: a whole number, optionally with a unit (`500MiB`,
 /// `64GiB`, `2GB` in powers of 1000, `8G` = `8GiB`); zero is refused. The one
 /// parser of sizes: the runner's `--mem-budget` and the harness's config.
