@@ -163,7 +163,7 @@ pl_error pl_points_upload(const void* host, size_t n, uint32_t group, const pl_o
     if (opts->pin) {
         auto sp = t.begin_host("pin", "", 0);
         pinned.add(host, bytes);
-        t.end_host(sp, bytes);
+        t.end_host(sp, pinned.bytes());
     }
     void* d = nullptr;
     CUDA_OK(cudaMalloc(&d, bytes ? bytes : elem));
@@ -249,7 +249,7 @@ pl_error pl_split_msm(const pl_points* points, const pl_split* job,
         pinned.add(job->ones, job->n_ones * sizeof(uint32_t));
         pinned.add(job->tail_idx, job->n_tail * sizeof(uint32_t));
         pinned.add(job->tail_scalars, job->n_tail * sizeof(fr_t));
-        t.end_host(sp, pinned.count());
+        t.end_host(sp, pinned.bytes());
     }
     size_t shared_n = pl_shared_n(*opts, points->n);
     if (points->group == PL_GROUP_G2) {
@@ -293,7 +293,7 @@ pl_error pl_prove_h(const pl_points* h, const pl_abc* circuits, size_t n_circuit
             pinned.add(circuits[c].b, abc);
             pinned.add(circuits[c].c, abc);
         }
-        t.end_host(sp, pinned.count());
+        t.end_host(sp, pinned.bytes());
     }
     dev_ptr_t<fr_t> d_abc{3 * n, s};
     pl_inject(o);
@@ -348,7 +348,7 @@ pl_error pl_prove_msms(const pl_points* l, const pl_points* a, const pl_points* 
                 pinned.add(j->tail_scalars, j->n_tail * sizeof(fr_t));
             }
         }
-        t.end_host(sp, pinned.count());
+        t.end_host(sp, pinned.bytes());
     }
 
     // B_G2 of every circuit: the B split against the G2 points. With par-bg2

@@ -8,6 +8,7 @@
 
 class pl_pinned {
     std::vector<void*> regs;
+    size_t locked = 0;
 public:
     pl_pinned() = default;
     pl_pinned(const pl_pinned&) = delete;
@@ -25,13 +26,16 @@ public:
         }
         CUDA_OK(e);
         regs.push_back(const_cast<void*>(p));
+        locked += bytes;
     }
-    size_t count() const { return regs.size(); }
+    // Bytes this object page-locked (what a `pin` span reports as its count).
+    size_t bytes() const { return locked; }
     void release()
     {
         for (void* p : regs)
             (void)cudaHostUnregister(p);
         regs.clear();
+        locked = 0;
     }
     ~pl_pinned() { release(); }
 };

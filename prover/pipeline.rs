@@ -1,6 +1,8 @@
-//! Partitions pipelined: a producer thread makes partitions one at a time
-//! (synthesis) and hands them through a bounded channel to the consumer (the
-//! calling thread), which proves each while the next ones are made. At most
+//! Partitions pipelined: a producer thread starts each partition's making
+//! (synthesis) on a thread of its own once a permit allows, and the made
+//! partitions reach the consumer (the calling thread) through a bounded
+//! channel; it proves them in order while the next ones are made, several at
+//! once when the depth allows. At most
 //! `depth` partitions are alive at once, counting the one being made, those
 //! waiting and the one being proven: a partition is admitted (a permit taken)
 //! before it is made and leaves when its proof is done and it is dropped.
@@ -13,7 +15,8 @@
 
 use crate::error::ProverError;
 use crate::mem_budget::MemBudget;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// How many partitions may be in flight.
@@ -90,7 +93,7 @@ pub fn run<T: Send, P>(
             .send(())
             .map_err(|_| ProverError::Internal("pipeline permits".into()))?;
     }
-    let (tx, rx) = sync_channel::<Result<T, ProverError>>(d);
+    let (tx, rx) = sync_channel::<(usize, Result<T, ProverError>)>(d);
     let in_flight = &in_flight;
     let make = &make;
     let proofs = std::thread::scope(|sc| {
@@ -114,46 +117,72 @@ pub fn run<T: Send, P>(
     Ok((proofs, stats))
 }
 
-/// The producer: partitions `1..n`, each made once a permit is free; stops
-/// at its first error (sent on) or when the consumer is gone.
-fn produce<T>(
+/// The producer: partitions `1..n`, each started on its own thread once a
+/// permit is free, so up to `depth - 1` partitions are made at once while
+/// the consumer proves; each result goes out tagged with its index. Stops
+/// starting partitions after a failure (sent on) or when the consumer is gone.
+fn produce<T: Send>(
     n: usize,
     make: &(impl Fn(usize) -> Result<T, ProverError> + Sync),
     in_flight: &InFlight,
     permits: Receiver<()>,
-    out: SyncSender<Result<T, ProverError>>,
+    out: SyncSender<(usize, Result<T, ProverError>)>,
 ) {
-    for k in 1..n {
-        if permits.recv().is_err() {
-            return;
+    let stop = AtomicBool::new(false);
+    let stop = &stop;
+    std::thread::scope(|sc| {
+        for k in 1..n {
+            if permits.recv().is_err() || stop.load(Ordering::SeqCst) {
+                return;
+            }
+            in_flight.enter();
+            let tx = out.clone();
+            let started = std::thread::Builder::new()
+                .name(format!("pipeline-synth-{k}"))
+                .spawn_scoped(sc, move || {
+                    let made = make(k);
+                    if made.is_err() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    if tx.send((k, made)).is_err() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                });
+            if let Err(e) = started {
+                let why = ProverError::Internal(format!("cannot start partition {k}'s synthesis: {e}"));
+                let _ = out.send((k, Err(why)));
+                return;
+            }
         }
-        in_flight.enter();
-        let made = make(k);
-        let failed = made.is_err();
-        if out.send(made).is_err() || failed {
-            return;
-        }
-    }
+    });
 }
 
-/// The consumer: proves `first`, then each partition the producer sends, in
-/// order, handing a permit back after each.
+/// The consumer: proves `first`, then partitions `1..n` in order as they
+/// arrive (one made early waits its turn, still in flight), handing a
+/// permit back after each proof.
 fn consume<T, P>(
     n: usize,
     first: T,
     prove: &mut impl FnMut(usize, T) -> Result<P, ProverError>,
     in_flight: &InFlight,
     permits: SyncSender<()>,
-    made: Receiver<Result<T, ProverError>>,
+    made: Receiver<(usize, Result<T, ProverError>)>,
 ) -> Result<Vec<P>, ProverError> {
     let mut proofs = Vec::with_capacity(n);
+    let mut early: BTreeMap<usize, T> = BTreeMap::new();
     let mut next = Some(first);
     for k in 0..n {
         let part = match next.take() {
             Some(p) => p,
-            None => made
-                .recv()
-                .map_err(|_| ProverError::Internal("the pipeline's producer stopped early".into()))??,
+            None => loop {
+                if let Some(p) = early.remove(&k) {
+                    break p;
+                }
+                let (j, r) = made
+                    .recv()
+                    .map_err(|_| ProverError::Internal("the pipeline's producer stopped early".into()))?;
+                early.insert(j, r?);
+            },
         };
         proofs.push(prove(k, part)?);
         in_flight.leave();
@@ -210,6 +239,36 @@ mod tests {
             "never deeper than the partitions"
         );
         assert_eq!(check(1, Depth::Fixed(0), 8).depth, 1);
+    }
+
+    /// With depth 3 the two partitions after the first are made at once: the
+    /// first proof waits (bounded) until both makers are inside `make`, which
+    /// a producer making one at a time never reaches.
+    #[test]
+    fn partitions_after_the_first_are_made_concurrently() {
+        let making = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        let (_, stats) = run(
+            3,
+            Depth::Fixed(3),
+            |_: &usize| 1,
+            |k| {
+                let now = making.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                if k > 0 {
+                    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+                    while most.load(Ordering::SeqCst) < 2 && std::time::Instant::now() < until {
+                        std::thread::yield_now();
+                    }
+                }
+                making.fetch_sub(1, Ordering::SeqCst);
+                Ok(k)
+            },
+            |_, k| Ok(k),
+        )
+        .unwrap();
+        assert_eq!(most.load(Ordering::SeqCst), 2, "{stats:?}");
+        assert!((2..=3).contains(&stats.max_in_flight), "{stats:?}");
     }
 
     #[test]

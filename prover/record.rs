@@ -22,6 +22,11 @@ pub struct Record {
     #[serde(default = "default_alloc_phase")]
     pub allocations_phase: String,
     pub peak_rss_bytes: u64,
+    /// Host bytes page-locked for transfers (B1, `pin`), summed over the
+    /// repetition's `pin` spans (each reports the bytes it locked as its
+    /// `count`); absent when nothing was pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned_bytes: Option<u64>,
     /// Setup records: the fixed-base engine that ran (`cpu`, `cpu-projective`, `cuda`, `cuda-host`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_base: Option<String>,
@@ -80,6 +85,16 @@ impl std::ops::DerefMut for Record {
     }
 }
 
+/// Bytes the repetition's `pin` spans locked, summed; `None` without such a span.
+pub fn pinned_bytes(phases: &[phaseline_record::Phase]) -> Option<u64> {
+    let pins: Vec<u64> = phases
+        .iter()
+        .filter(|p| p.name == "pin")
+        .map(|p| p.extra.get("count").and_then(|c| c.as_u64()).unwrap_or(0))
+        .collect();
+    (!pins.is_empty()).then(|| pins.iter().sum())
+}
+
 impl Record {
     /// Fails with the name of the first phase the protocol requires of this record and it lacks.
     pub fn check_phases(&self) -> Result<(), ProverError> {
@@ -87,5 +102,38 @@ impl Record {
             Some(name) => Err(ProverError::MissingPhase(name.into())),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phaseline_record::Phase;
+
+    fn span(name: &str, count: Option<u64>) -> Phase {
+        let mut extra = serde_json::Map::new();
+        if let Some(c) = count {
+            extra.insert("count".into(), c.into());
+        }
+        Phase {
+            name: name.into(),
+            parent: None,
+            start_ms: 0.0,
+            ms: 1.0,
+            thread: "gpu-host".into(),
+            extra,
+        }
+    }
+
+    #[test]
+    fn pinned_bytes_sum_the_pin_spans_only() {
+        assert_eq!(pinned_bytes(&[span("h2d", Some(7))]), None);
+        let ph = [
+            span("pin", Some(4096)),
+            span("h2d", Some(7)),
+            span("pin", Some(100)),
+            span("unpin", Some(1)),
+        ];
+        assert_eq!(pinned_bytes(&ph), Some(4196));
     }
 }

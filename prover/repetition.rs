@@ -6,7 +6,7 @@
 use crate::alloc_count::{peak_rss_bytes, AllocCounts};
 use crate::build_info;
 use crate::phases::Recorder;
-use crate::record::{Backend, CircuitInfo, Mode, Record, RecordHead};
+use crate::record::{pinned_bytes, Backend, CircuitInfo, Mode, Record, RecordHead};
 use std::collections::BTreeMap;
 
 /// Which repetition of which run a record describes.
@@ -38,6 +38,7 @@ impl Repetition<'_> {
         head.circuit = info;
         head.phases = rec.into_phases();
         head.set_totals(total_ms);
+        let pinned_bytes = pinned_bytes(&head.phases);
         Record {
             head,
             allocations: a.allocs,
@@ -45,6 +46,7 @@ impl Repetition<'_> {
             allocated_bytes: a.bytes,
             allocations_phase: phaseline_record::names::SYNTHESIS.into(),
             peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
+            pinned_bytes,
             fixed_base: None,
             injected_delays: self.delays.clone(),
             pipeline: Default::default(),

@@ -440,8 +440,9 @@ impl<C: Circuit> Proving<'_, C> {
         })
     }
 
-    /// Partitions synthesized one at a time on the pipeline's producer and
-    /// proven one at a time by the driver here, at most `depth` in flight.
+    /// Partitions synthesized on the pipeline's producer (several at once
+    /// when the depth allows) and proven one at a time, in order, by the
+    /// driver here, at most `depth` in flight.
     /// Each partition's spans (its `synthesis`, the driver's phases) carry
     /// `partition: k` in their extra fields.
     fn pipelined(&self, depth: Depth, rng: &mut rand_chacha::ChaCha20Rng) -> Result<Proven, ProverError> {

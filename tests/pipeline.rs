@@ -79,11 +79,11 @@ fn pipelined_proofs_of_four_partitions_verify_with_per_partition_spans() {
     ] {
         assert_eq!(partitions_of(r, name), [0, 1, 2, 3], "{name}: one span per partition");
     }
-    // Partition 0 is made before the producer starts; the rest on the producer.
+    // Partition 0 is made before the producer starts; the rest on its threads.
     let producer: Vec<u64> = r
         .phases
         .iter()
-        .filter(|p| p.name == "synthesis" && p.thread == "pipeline-synth")
+        .filter(|p| p.name == "synthesis" && p.thread.starts_with("pipeline-synth-"))
         .map(|p| p.extra["partition"].as_u64().unwrap())
         .collect();
     assert_eq!(producer.len(), 3, "{producer:?}");
