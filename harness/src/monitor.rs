@@ -13,11 +13,13 @@ pub struct Monitor {
     handle: JoinHandle<Vec<MemPoint>>,
 }
 
-/// RSS of `root` and all its descendants.
+/// RSS of `root` and all its descendant processes. The process table also
+/// lists every thread of a process as a task with the process's own RSS;
+/// those are skipped, or a process with 40 threads would count 41 times.
 fn tree_rss(sys: &System, root: Pid) -> u64 {
     let procs = sys.processes();
     let mut total = 0;
-    for (pid, p) in procs {
+    for (pid, p) in procs.iter().filter(|(_, p)| p.thread_kind().is_none()) {
         let mut cur = Some(*pid);
         let mut depth = 0;
         while let Some(c) = cur {
@@ -81,4 +83,45 @@ pub fn peaks(points: &[MemPoint]) -> (u64, Option<u64>) {
     let rss = points.iter().map(|p| p.rss_bytes).max().unwrap_or(0);
     let gpu = points.iter().filter_map(|p| p.gpu_used_bytes).max();
     (rss, gpu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vm_rss() -> u64 {
+        let s = std::fs::read_to_string("/proc/self/status").unwrap();
+        let kb: u64 = s
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|k| k.parse().ok())
+            .unwrap();
+        kb * 1024
+    }
+
+    /// A process with many threads counts once.
+    #[test]
+    fn threads_are_not_counted_as_processes() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let s = stop.clone();
+                std::thread::spawn(move || {
+                    while !s.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                })
+            })
+            .collect();
+        let mut sys = System::new();
+        sys.refresh_processes(ProcessesToUpdate::All, true);
+        let tree = tree_rss(&sys, Pid::from_u32(std::process::id()));
+        let own = vm_rss();
+        stop.store(true, Ordering::SeqCst);
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(tree > 0 && (tree as f64) < 1.5 * own as f64, "tree {tree} own {own}");
+    }
 }
