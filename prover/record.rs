@@ -22,6 +22,10 @@ pub struct Record {
     #[serde(default = "default_alloc_phase")]
     pub allocations_phase: String,
     pub peak_rss_bytes: u64,
+    /// CPU time the process used over the repetition (every thread), in ms:
+    /// `total` on the CPU clock (`phaseline_record::names::TOTAL_CPU_MS`).
+    #[serde(default)]
+    pub total_cpu_ms: f64,
     /// Host bytes page-locked for transfers (B1, `pin`), summed over the
     /// repetition's `pin` spans (each reports the bytes it locked as its
     /// `count`); absent when nothing was pinned.

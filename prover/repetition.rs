@@ -36,6 +36,7 @@ impl Repetition<'_> {
         head.rep = self.rep;
         head.warmup = self.warmup;
         head.circuit = info;
+        let total_cpu_ms = rec.cpu_elapsed_ms();
         head.phases = rec.into_phases();
         head.set_totals(total_ms);
         let pinned_bytes = pinned_bytes(&head.phases);
@@ -46,6 +47,7 @@ impl Repetition<'_> {
             allocated_bytes: a.bytes,
             allocations_phase: phaseline_record::names::SYNTHESIS.into(),
             peak_rss_bytes: peak_rss_bytes().unwrap_or(0),
+            total_cpu_ms,
             pinned_bytes,
             fixed_base: None,
             injected_delays: self.delays.clone(),

@@ -122,6 +122,12 @@ pub struct Suite {
     /// (`40GiB`; the runner's `--mem-budget`).
     #[serde(default)]
     pub mem_budget: Option<String>,
+    /// What the phases are judged on: `wall` (the default) or `cpu`, the CPU
+    /// time the runner's process used during each span (`cpu_ms`): steadier
+    /// than wall time on a machine shared with other work, blind to changes
+    /// that only move waiting. CPU-backend cases only (GPU spans carry no CPU time).
+    #[serde(default)]
+    pub clock: crate::model::Clock,
 }
 
 fn yes() -> bool {

@@ -90,6 +90,10 @@ pub struct Case {
     /// another backend of the same device class on it (supraseal-c2 on a `cuda` case).
     #[serde(default = "default_backend")]
     pub backend: Backend,
+    /// The clock its phases are judged on (the suite's `clock`); part of the
+    /// case's identity, so CPU times never meet wall times in a comparison.
+    #[serde(default, skip_serializing_if = "Clock::is_wall")]
+    pub clock: Clock,
 }
 
 fn default_backend() -> Backend {
@@ -97,9 +101,50 @@ fn default_backend() -> Backend {
 }
 
 impl Case {
-    /// Short label, e.g. `e2e/small x1 cpu`.
+    /// Short label, e.g. `e2e/small x1 cpu` (`... cpu-clock` on the CPU clock).
     pub fn label(&self) -> String {
-        format!("{}/{} x{} {}", self.suite, self.circuit, self.partitions, self.backend)
+        let clock = if self.clock.is_wall() { "" } else { " cpu-clock" };
+        format!(
+            "{}/{} x{} {}{clock}",
+            self.suite, self.circuit, self.partitions, self.backend
+        )
+    }
+}
+
+/// What a phase's duration means in a case: the span's wall time, or the CPU
+/// time the runner's process used during it (every thread; the record's
+/// `cpu_ms` per span and `total_cpu_ms`). On a machine busy with other work a
+/// phase's wall time grows with the load while its CPU time barely moves;
+/// CPU time cannot see a change that only moves waiting (lost parallelism,
+/// I/O), so it suits CPU-bound phases on shared machines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Clock {
+    #[default]
+    Wall,
+    Cpu,
+}
+
+impl Clock {
+    pub fn is_wall(&self) -> bool {
+        *self == Clock::Wall
+    }
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::Cpu => "cpu",
+        }
+    }
+}
+
+impl std::str::FromStr for Clock {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "wall" => Ok(Clock::Wall),
+            "cpu" => Ok(Clock::Cpu),
+            _ => Err(format!("unknown clock `{s}` (wall, cpu)")),
+        }
     }
 }
 

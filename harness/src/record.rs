@@ -2,7 +2,7 @@
 //! plus each runner's own counters) and turning each into a [`Sample`].
 
 use crate::error::HarnessError;
-use crate::model::{Case, Sample, Span, TOTAL};
+use crate::model::{Case, Clock, Sample, Span, TOTAL};
 use phaseline_record::{Backend, Mode, RecordHead, Requires};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -65,11 +65,13 @@ pub struct Expect<'a> {
     pub fingerprint: &'a str,
     /// Phases the suite requires beyond the protocol's [`phaseline_record::required`].
     pub extra_phases: &'a [String],
+    /// The clock the case is judged on: on `cpu` every span must carry its CPU time.
+    pub clock: Clock,
 }
 
 /// Checks a record; the error names what is wrong (e.g. the missing phase).
-pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
-    let r = &r.head;
+pub fn check(rec: &Record, x: &Expect) -> Result<(), String> {
+    let r = &rec.head;
     if r.mode != x.mode {
         return Err(format!("record mode `{}`, expected `{}`", r.mode, x.mode));
     }
@@ -99,6 +101,7 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
             return Err(format!("record is missing phase `{p}`"));
         }
     }
+    phase_values(rec, x.clock)?;
     if !(r.total_ms.is_finite() && r.total_ms >= 0.0) || r.phases.iter().any(|p| !(p.ms.is_finite() && p.ms >= 0.0)) {
         return Err("record has a negative or non-finite duration".into());
     }
@@ -115,14 +118,40 @@ pub fn check(r: &Record, x: &Expect) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds the sample of a record that passed [`check`].
-pub fn to_sample(rec: &Record, variant: &str, case: &Case, rep: usize, order: usize, wall_ms: f64) -> Sample {
+/// The duration of each phase name on `clock`, summed over its spans, and
+/// `total`: wall times, or the CPU times the record carries (each span's
+/// `cpu_ms`, the record's `total_cpu_ms`), refused naming the first phase
+/// without one.
+pub fn phase_values(rec: &Record, clock: Clock) -> Result<BTreeMap<String, f64>, String> {
+    use phaseline_record::names::{CPU_MS, TOTAL_CPU_MS};
     let r = &rec.head;
     let mut phases: BTreeMap<String, f64> = BTreeMap::new();
+    let cpu_of = |v: Option<&serde_json::Value>| v.and_then(|x| x.as_f64()).filter(|x| x.is_finite() && *x >= 0.0);
     for p in &r.phases {
-        *phases.entry(p.name.clone()).or_default() += p.ms;
+        let ms = match clock {
+            Clock::Wall => p.ms,
+            Clock::Cpu => cpu_of(p.extra.get(CPU_MS)).ok_or_else(|| {
+                format!(
+                    "record phase `{}` carries no CPU time (`{CPU_MS}`), which a CPU-clock case judges",
+                    p.name
+                )
+            })?,
+        };
+        *phases.entry(p.name.clone()).or_default() += ms;
     }
-    phases.insert(TOTAL.into(), r.total_ms);
+    let total = match clock {
+        Clock::Wall => r.total_ms,
+        Clock::Cpu => cpu_of(rec.rest.get(TOTAL_CPU_MS))
+            .ok_or_else(|| format!("record carries no `{TOTAL_CPU_MS}`, which a CPU-clock case judges as `total`"))?,
+    };
+    phases.insert(TOTAL.into(), total);
+    Ok(phases)
+}
+
+/// Builds the sample of a record that passed [`check`] (with the case's clock).
+pub fn to_sample(rec: &Record, variant: &str, case: &Case, rep: usize, order: usize, wall_ms: f64) -> Sample {
+    let r = &rec.head;
+    let phases = phase_values(rec, case.clock).unwrap_or_default();
     let mut counters = BTreeMap::new();
     let circuit = match serde_json::to_value(&r.circuit) {
         Ok(serde_json::Value::Object(m)) => m.into_iter().collect(),
@@ -184,5 +213,70 @@ pub fn failed(variant: &str, case: &Case, rep: usize, order: usize, warmup: bool
         memory: Vec::new(),
         mock: false,
         params: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(json: serde_json::Value) -> Record {
+        serde_json::from_value(json).expect("record")
+    }
+
+    fn sample_record(with_cpu: bool) -> Record {
+        let extra = |ms: f64| {
+            if with_cpu {
+                serde_json::json!({"cpu_ms": ms})
+            } else {
+                serde_json::json!({})
+            }
+        };
+        let mut head = RecordHead::new(Mode::Synth, Backend::Cpu, vec![], "fp".into(), "c".into());
+        head.phases = vec![
+            phaseline_record::Phase {
+                name: "synthesis".into(),
+                parent: None,
+                start_ms: 0.0,
+                ms: 10.0,
+                thread: "main".into(),
+                extra: extra(4.0).as_object().unwrap().clone(),
+            },
+            phaseline_record::Phase {
+                name: "synthesis".into(),
+                parent: None,
+                start_ms: 10.0,
+                ms: 10.0,
+                thread: "main".into(),
+                extra: extra(5.0).as_object().unwrap().clone(),
+            },
+        ];
+        head.set_totals(25.0);
+        let mut v = serde_json::to_value(&head).unwrap();
+        if with_cpu {
+            v["total_cpu_ms"] = 11.0.into();
+        }
+        rec(v)
+    }
+
+    #[test]
+    fn phase_values_on_either_clock() {
+        let r = sample_record(true);
+        let wall = phase_values(&r, Clock::Wall).unwrap();
+        assert_eq!((wall["synthesis"], wall[TOTAL]), (20.0, 25.0));
+        let cpu = phase_values(&r, Clock::Cpu).unwrap();
+        assert_eq!((cpu["synthesis"], cpu[TOTAL]), (9.0, 11.0));
+    }
+
+    #[test]
+    fn a_record_without_cpu_times_is_refused_on_the_cpu_clock_only() {
+        let r = sample_record(false);
+        assert!(phase_values(&r, Clock::Wall).is_ok());
+        let e = phase_values(&r, Clock::Cpu).unwrap_err();
+        assert!(e.contains("`synthesis`") && e.contains("cpu_ms"), "{e}");
+        let mut r = sample_record(true);
+        r.rest.remove("total_cpu_ms");
+        let e = phase_values(&r, Clock::Cpu).unwrap_err();
+        assert!(e.contains("total_cpu_ms"), "{e}");
     }
 }

@@ -77,6 +77,7 @@ pub fn cases_of(suites: &[(String, Suite)]) -> Vec<(Case, usize)> {
                         circuit: c.clone(),
                         partitions: p,
                         backend,
+                        clock: s.clock,
                     },
                     si,
                 ));
@@ -336,6 +337,7 @@ fn run_task(
         features: &bv.variant.features,
         fingerprint: &bv.fingerprint,
         extra_phases: if backend == own { &s.required_phases } else { &[] },
+        clock: case.clock,
     };
     let (rss_peak, gpu_peak) = crate::monitor::peaks(&o.memory);
     let mut out = Vec::new();

@@ -6,6 +6,14 @@
 /// The harness's pseudo-phase holding a sample's end-to-end time.
 pub const TOTAL: &str = "total";
 
+/// A span's extra field: the CPU time the runner's process used during the
+/// span (every thread, user and system), in ms. Judged instead of the span's
+/// wall time by suites with `clock = "cpu"`.
+pub const CPU_MS: &str = "cpu_ms";
+/// A record's top-level counter: the process's CPU time over the whole
+/// repetition, in ms (what `total` is on the CPU clock).
+pub const TOTAL_CPU_MS: &str = "total_cpu_ms";
+
 // Proving, every backend of ours.
 pub const SYNTHESIS: &str = "synthesis";
 pub const NTT_H: &str = "ntt_h";

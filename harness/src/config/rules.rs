@@ -38,6 +38,12 @@ pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
             return Err(bad(&k("mem_budget"), "applies to `prove` suites only"));
         }
     }
+    if !s.clock.is_wall() && s.mode != Mode::Synth && s.backend != phaseline_record::Backend::Cpu {
+        return Err(bad(
+            &k("clock"),
+            "the CPU clock applies to CPU-backend suites only (GPU spans carry no CPU time)",
+        ));
+    }
     if let Some(m) = &s.mem_budget {
         phaseline_record::parse_size(m).map_err(|why| bad(&k("mem_budget"), format!("`{m}`: {why}")))?;
     }

@@ -109,6 +109,7 @@ mod tests {
                 circuit: "tiny".into(),
                 partitions: 1,
                 backend: crate::model::Backend::Cpu,
+                clock: Default::default(),
             },
             rep: 0,
             warmup,

@@ -10,8 +10,8 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Schema version kept in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+/// Schema version kept in `PRAGMA user_version` (2: samples carry their case's clock).
+const SCHEMA_VERSION: i64 = 2;
 /// How long a writer waits for another one to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS samples (
     circuit TEXT NOT NULL,
     partitions INTEGER NOT NULL,
     backend TEXT NOT NULL,
+    clock TEXT NOT NULL DEFAULT 'wall',
     rep INTEGER NOT NULL,
     warmup INTEGER NOT NULL,
     phase TEXT NOT NULL,
@@ -138,6 +139,11 @@ impl History {
         }
         tx.execute_batch(SCHEMA)
             .map_err(db_err(&path, "not a history database"))?;
+        if v == 1 {
+            // Version 1 held wall-clock samples only.
+            tx.execute_batch("ALTER TABLE samples ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall';")
+                .map_err(db_err(&path, "cannot add the clock column"))?;
+        }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)
             .map_err(db_err(&path, "cannot write the schema version"))?;
         tx.commit().map_err(db_err(&path, "cannot create the schema"))
@@ -193,8 +199,8 @@ impl History {
         {
             let mut ins = tx
                 .prepare(
-                    "INSERT INTO samples (run_id, variant, features, suite, circuit, partitions, backend, rep, warmup, phase, ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    "INSERT INTO samples (run_id, variant, features, suite, circuit, partitions, backend, clock, rep, warmup, phase, ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )
                 .map_err(db_err(&path, "cannot add samples"))?;
             for s in run.samples.iter().filter(|s| s.ok) {
@@ -213,6 +219,7 @@ impl History {
                         s.case.circuit,
                         s.case.partitions as i64,
                         s.case.backend.as_str(),
+                        s.case.clock.as_str(),
                         s.rep as i64,
                         s.warmup,
                         phase,
@@ -260,7 +267,7 @@ impl History {
             .conn
             .prepare(
                 "SELECT r.run_id, r.testbed, r.git_commit, r.started_utc, s.variant, s.features,
-                        s.suite, s.circuit, s.partitions, s.backend, s.rep, s.warmup, s.phase, s.ms
+                        s.suite, s.circuit, s.partitions, s.backend, s.rep, s.warmup, s.phase, s.ms, s.clock
                  FROM samples s JOIN runs r ON r.run_id = s.run_id
                  ORDER BY r.started_utc, r.run_id, s.variant, s.suite, s.circuit, s.phase, s.rep",
             )
@@ -281,6 +288,9 @@ impl History {
                         backend: r.get::<_, String>(9)?.parse().map_err(|e: String| {
                             rusqlite::Error::FromSqlConversionFailure(9, rusqlite::types::Type::Text, e.into())
                         })?,
+                        clock: r.get::<_, String>(14)?.parse().map_err(|e: String| {
+                            rusqlite::Error::FromSqlConversionFailure(14, rusqlite::types::Type::Text, e.into())
+                        })?,
                     },
                     rep: r.get::<_, i64>(10)? as usize,
                     warmup: r.get(11)?,
@@ -291,5 +301,45 @@ impl History {
             .map_err(db_err(&self.path, "cannot read"))?;
         rows.collect::<Result<_, _>>()
             .map_err(db_err(&self.path, "cannot read"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version-1 database (no clock column) opens as version 2, its samples
+    /// on the wall clock.
+    #[test]
+    fn a_version_one_database_gains_the_clock_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.sqlite");
+        {
+            let c = Connection::open(&path).unwrap();
+            let v1 = SCHEMA.replace("    clock TEXT NOT NULL DEFAULT 'wall',\n", "");
+            assert_ne!(v1, SCHEMA);
+            c.execute_batch(&v1).unwrap();
+            c.execute(
+                "INSERT INTO runs VALUES ('r1', 'd', 'tb', 'abc', 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'src', 0, NULL)",
+                [],
+            )
+            .unwrap();
+            c.execute(
+                "INSERT INTO samples (run_id, variant, features, suite, circuit, partitions, backend, rep, warmup, phase, ms)
+                 VALUES ('r1', 'baseline', '', 'synth', 'tiny', 1, 'cpu', 0, 0, 'synthesis', 12.5)",
+                [],
+            )
+            .unwrap();
+            c.pragma_update(None, "user_version", 1).unwrap();
+        }
+        let h = History::open(&path).unwrap();
+        let v: i64 = h.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        let pts = h.points().unwrap();
+        assert_eq!(pts.len(), 1);
+        assert_eq!((pts[0].case.clock, pts[0].ms), (crate::model::Clock::Wall, 12.5));
+        drop(h);
+        // Opening again does not add the column twice.
+        History::open(&path).unwrap();
     }
 }

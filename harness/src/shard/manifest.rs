@@ -231,6 +231,7 @@ mod tests {
             circuit: circuit.into(),
             partitions: 1,
             backend: crate::model::Backend::Cpu,
+            clock: Default::default(),
         }
     }
 

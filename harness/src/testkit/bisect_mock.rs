@@ -97,6 +97,7 @@ impl MockMeasurer {
                 circuit: "mock".into(),
                 partitions: 1,
                 backend: crate::model::Backend::Cpu,
+                clock: Default::default(),
             },
             order: 0,
             built: BTreeSet::new(),

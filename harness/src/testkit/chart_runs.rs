@@ -25,6 +25,7 @@ pub fn case() -> Case {
         circuit: "tiny".into(),
         partitions: 1,
         backend: crate::model::Backend::Cpu,
+        clock: Default::default(),
     }
 }
 

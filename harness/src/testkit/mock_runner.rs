@@ -21,6 +21,10 @@ pub struct MockSpec {
     pub phases: BTreeMap<String, f64>,
     /// Relative standard deviation of every phase (default 0.01).
     pub noise: Option<f64>,
+    /// A busy machine: each span's wall time is its CPU time stretched by
+    /// `1 + |wall_noise * N(0, 1)|`, while its `cpu_ms` keeps the CPU time
+    /// (default: none; wall = CPU).
+    pub wall_noise: Option<f64>,
     /// Feature -> phase -> multiplicative factor.
     pub effects: BTreeMap<String, BTreeMap<String, f64>>,
     /// Feature -> phase that, with the feature, runs on a second lane beside the phase before
@@ -202,7 +206,7 @@ pub fn records(
     let mut out = Vec::new();
     for rep in 0..case.warmup + case.reps {
         let mut phases = Vec::new();
-        let (mut t, mut prev_start, mut slept) = (0.0, 0.0, 0.0);
+        let (mut t, mut prev_start, mut slept, mut total_cpu) = (0.0, 0.0, 0.0, 0.0);
         for (name, parent, base) in default_phases(case.mode, case.backend, feats) {
             if behaviour == "missing_phase" && s.missing_phase.as_deref().unwrap_or(SYNTHESIS) == name {
                 continue;
@@ -215,6 +219,13 @@ pub fn records(
                 ms *= s.cold_factor.unwrap_or(1.0);
             }
             ms = (ms * (1.0 + noise * rng.normal())).max(0.0) + case.delays.get(name).copied().unwrap_or(0.0);
+            let cpu_ms = ms;
+            if let Some(w) = s.wall_noise {
+                ms *= 1.0 + (w * rng.normal()).abs();
+            }
+            if parent.is_none() {
+                total_cpu += cpu_ms;
+            }
             slept += ms;
             let beside = parent.is_none() && feats.iter().any(|f| s.concurrent.get(f).is_some_and(|p| p == name));
             let (start, lane) = match (parent, beside) {
@@ -228,7 +239,7 @@ pub fn records(
                 start_ms: start,
                 ms,
                 thread: lane.into(),
-                extra: Default::default(),
+                extra: [(CPU_MS.to_string(), json!(cpu_ms))].into_iter().collect(),
             });
             if parent.is_none() {
                 prev_start = start;
@@ -259,6 +270,7 @@ pub fn records(
             let mut rec = serde_json::to_value(&head).map_err(|e| e.to_string())?;
             let own = json!({
                 "allocations": 1000, "reallocations": 10, "allocated_bytes": 4096, "peak_rss_bytes": 1 << 20,
+                TOTAL_CPU_MS: total_cpu + 0.5,
                 "injected_delays": case.delays, "mock": s,
             });
             if let (Some(r), Value::Object(o)) = (rec.as_object_mut(), own) {

@@ -73,6 +73,7 @@ pub fn case(suite: &str, circuit: &str) -> Case {
         circuit: circuit.into(),
         partitions: 1,
         backend: crate::model::Backend::Cpu,
+        clock: Default::default(),
     }
 }
 
