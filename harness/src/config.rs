@@ -602,7 +602,7 @@ mod tests {
         assert_eq!(both.len(), 3);
         let full = &cfg.suites["gpu-32g"];
         assert_eq!(full.params_store, Some(phaseline_record::ParamsStore::Memory));
-        assert_eq!(full.mem_budget.as_deref(), Some("40GiB"));
+        assert_eq!(full.mem_budget.as_deref(), Some("60GiB"));
         assert!(!full.in_all);
     }
 
