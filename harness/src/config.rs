@@ -672,7 +672,9 @@ mod tests {
     #[test]
     fn nightly_table_defaults_and_gpu_entries() {
         let cfg = Config::parse(include_str!("../../phaseline.toml")).expect("phaseline.toml parses");
-        assert_eq!(cfg.nightly.suites, ["synth", "e2e"]);
+        assert_eq!(cfg.nightly.suites, ["synth-cpu", "e2e"]);
+        assert_eq!(cfg.suites["synth-cpu"].clock, crate::model::Clock::Cpu);
+        assert_eq!(cfg.suites["synth"].clock, crate::model::Clock::Wall);
         assert_eq!(cfg.nightly.variants, ["baseline", "all"]);
         assert_eq!(cfg.nightly.baseline, "nightly");
         let gpu = &cfg.suites["gpu-e2e"];
