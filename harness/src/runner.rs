@@ -337,7 +337,6 @@ fn run_task(
         features: &bv.variant.features,
         fingerprint: &bv.fingerprint,
         extra_phases: if backend == own { &s.required_phases } else { &[] },
-        clock: case.clock,
     };
     let (rss_peak, gpu_peak) = crate::monitor::peaks(&o.memory);
     let mut out = Vec::new();
@@ -353,9 +352,9 @@ fn run_task(
             t.rep
         };
         let wall = if t.block { r.head.total_ms } else { o.wall_ms };
-        let mut smp = match record::check(r, &expect) {
-            Ok(()) => {
-                let mut x = record::to_sample(r, name, case, rep, *order, wall);
+        let mut smp = match record::check(r, &expect).and_then(|()| record::to_sample(r, name, case, rep, *order, wall))
+        {
+            Ok(mut x) => {
                 x.warmup = warm;
                 x
             }
