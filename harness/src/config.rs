@@ -93,6 +93,13 @@ pub struct Suite {
     /// warm-ups are already in-process).
     #[serde(default)]
     pub inner_warmup: usize,
+    /// Measured proofs per process in `alternate` mode (the runner's `--reps`),
+    /// after the in-process warm-ups: the sample is each phase's median over
+    /// them. Where proofs of one process spread less than processes do, this
+    /// narrows a sample for less than a process each (a GPU host's fixed
+    /// start: CUDA context, parameter load). Default 1.
+    #[serde(default = "one_rep")]
+    pub inner_reps: usize,
     /// Per child process (per repetition in `alternate`, per repetition times
     /// the count in `block`).
     pub timeout_s: f64,
@@ -130,6 +137,9 @@ pub struct Suite {
     pub clock: crate::model::Clock,
 }
 
+fn one_rep() -> usize {
+    1
+}
 fn yes() -> bool {
     true
 }

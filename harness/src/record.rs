@@ -199,6 +199,48 @@ pub fn to_sample(
     })
 }
 
+/// One sample of several measured proofs made in one process (a suite's
+/// `inner_reps`): each phase and counter is its median over the proofs that
+/// carry it (a phase such as `cuda_init` happens in a process's first proof
+/// only), except peaks (`*peak*`), which are the largest; the spans are the
+/// first proof's (timeline charts). The proofs are verified when all are.
+/// The samples must be checked ones of one variant, case and process.
+pub fn median_of(mut proofs: Vec<Sample>) -> Sample {
+    if proofs.len() == 1 {
+        return proofs.remove(0);
+    }
+    fn combine(maps: &[&BTreeMap<String, f64>], peak: bool) -> BTreeMap<String, f64> {
+        let mut all: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        for m in maps {
+            for (k, v) in m.iter() {
+                all.entry(k.as_str()).or_default().push(*v);
+            }
+        }
+        all.into_iter()
+            .filter_map(|(k, vs)| {
+                let v = if peak && k.contains("peak") {
+                    vs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                } else {
+                    crate::stats::quantile::median(&vs)?
+                };
+                Some((k.to_string(), v))
+            })
+            .collect()
+    }
+    let phases = combine(&proofs.iter().map(|p| &p.phases).collect::<Vec<_>>(), false);
+    let counters = combine(&proofs.iter().map(|p| &p.counters).collect::<Vec<_>>(), true);
+    let verified = proofs
+        .iter()
+        .map(|p| p.verified)
+        .try_fold(true, |all, v| v.map(|v| all && v));
+    let mut first = proofs.remove(0);
+    first.phases = phases;
+    first.counters = counters;
+    first.counters.insert("inner_reps".into(), (proofs.len() + 1) as f64);
+    first.verified = verified;
+    first
+}
+
 /// A failed sample with its reason.
 pub fn failed(variant: &str, case: &Case, rep: usize, order: usize, warmup: bool, wall_ms: f64, why: String) -> Sample {
     Sample {

@@ -26,6 +26,8 @@ pub struct RunRequest {
     pub reps: Option<usize>,
     pub warmup: Option<usize>,
     pub inner_warmup: Option<usize>,
+    /// Measured proofs per process (the sample is their median).
+    pub inner_reps: Option<usize>,
     /// Circuit preset replacing the suites' presets.
     pub circuit: Option<String>,
     /// Partitions replacing the suites' partitions.
@@ -53,6 +55,7 @@ impl Default for RunRequest {
             reps: None,
             warmup: None,
             inner_warmup: None,
+            inner_reps: None,
             circuit: None,
             partitions: None,
             timeout_s: None,
@@ -190,6 +193,9 @@ fn apply_overrides(s: &mut Suite, req: &RunRequest, interleave: Option<Interleav
     }
     if let Some(w) = req.inner_warmup {
         s.inner_warmup = w;
+    }
+    if let Some(n) = req.inner_reps {
+        s.inner_reps = n;
     }
     if let Some(c) = &req.circuit {
         s.circuits = vec![c.clone()];

@@ -183,7 +183,11 @@ fn args_for(spec: &MeasureSpec, s: &Suite, c: &Case, t: &Task, backend: Backend,
         (t.block_reps, t.block_warmup, 1 + t.rep as u64)
     } else {
         // Same witness for every variant at one repetition, a new one per repetition.
-        (1, s.inner_warmup, 1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 })
+        (
+            s.inner_reps,
+            s.inner_warmup,
+            1 + t.rep as u64 + if t.warmup { 1 << 20 } else { 0 },
+        )
     };
     let case = CaseArgs {
         circuit: c.circuit.clone(),
@@ -269,8 +273,13 @@ fn run_task(
     let s = &spec.suites[t.suite].1;
     let json = tmp.join(format!("rec-{}.jsonl", *order));
     let n_children = if t.block { t.block_reps + t.block_warmup } else { 1 };
-    // Records the child writes: in alternate mode its in-process warm-ups come first.
-    let n_records = if t.block { n_children } else { 1 + s.inner_warmup };
+    // Records the child writes: in alternate mode its in-process warm-ups come
+    // first, then the suite's `inner_reps` measured proofs (one sample).
+    let n_records = if t.block {
+        n_children
+    } else {
+        s.inner_warmup + s.inner_reps
+    };
     let timeout = Duration::from_secs_f64(s.timeout_s * n_records as f64);
     let job = Job {
         program: PathBuf::from(&bv.binary),
@@ -312,12 +321,13 @@ fn run_task(
         ));
     }
     if !t.block {
-        // The in-process warm-ups are not samples; the measured record is the last one.
-        if recs[..s.inner_warmup].iter().any(|r| !r.head.warmup) || recs[s.inner_warmup].head.warmup {
+        // The in-process warm-ups are not samples; the measured records follow them.
+        if recs[..s.inner_warmup].iter().any(|r| !r.head.warmup) || recs[s.inner_warmup..].iter().any(|r| r.head.warmup)
+        {
             return Ok(fail_all(
                 format!(
-                    "runner's records are not {} in-process warm-up(s) then one measured repetition",
-                    s.inner_warmup
+                    "runner's records are not {} in-process warm-up(s) then {} measured repetition(s)",
+                    s.inner_warmup, s.inner_reps
                 ),
                 order,
             ));
@@ -338,28 +348,54 @@ fn run_task(
         fingerprint: &bv.fingerprint,
         extra_phases: if backend == own { &s.required_phases } else { &[] },
     };
-    let (rss_peak, gpu_peak) = crate::monitor::peaks(&o.memory);
-    let mut out = Vec::new();
-    let mut measured = 0;
-    for (i, r) in recs.iter().enumerate() {
-        let warm = if t.block { r.head.warmup } else { t.warmup };
-        let rep = if t.block && !warm {
-            measured += 1;
-            t.rep + measured - 1
-        } else if t.block {
-            i
-        } else {
-            t.rep
-        };
-        let wall = if t.block { r.head.total_ms } else { o.wall_ms };
-        let mut smp = match record::check(r, &expect).and_then(|()| record::to_sample(r, name, case, rep, *order, wall))
-        {
-            Ok(mut x) => {
+    let made: Vec<Sample> = if t.block {
+        let mut measured = 0;
+        recs.iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let warm = r.head.warmup;
+                let rep = if warm {
+                    i
+                } else {
+                    measured += 1;
+                    t.rep + measured - 1
+                };
+                let wall = r.head.total_ms;
+                let mut x = record::check(r, &expect)
+                    .and_then(|()| record::to_sample(r, name, case, rep, *order + i, wall))
+                    .unwrap_or_else(|why| record::failed(name, case, rep, *order + i, warm, wall, why));
                 x.warmup = warm;
                 x
-            }
-            Err(why) => record::failed(name, case, rep, *order, warm, wall, why),
+            })
+            .collect()
+    } else {
+        // One sample per process: its one measured proof, or the median of the
+        // suite's `inner_reps` proofs (any bad proof fails the sample).
+        let proofs: Result<Vec<Sample>, String> = recs
+            .iter()
+            .map(|r| {
+                record::check(r, &expect).and_then(|()| record::to_sample(r, name, case, t.rep, *order, o.wall_ms))
+            })
+            .collect();
+        let mut x = match proofs {
+            Ok(p) => record::median_of(p),
+            Err(why) if recs.len() > 1 => record::failed(
+                name,
+                case,
+                t.rep,
+                *order,
+                t.warmup,
+                o.wall_ms,
+                format!("one of {} in-process proofs: {why}", recs.len()),
+            ),
+            Err(why) => record::failed(name, case, t.rep, *order, t.warmup, o.wall_ms, why),
         };
+        x.warmup = t.warmup;
+        vec![x]
+    };
+    let (rss_peak, gpu_peak) = crate::monitor::peaks(&o.memory);
+    let mut out = Vec::with_capacity(made.len());
+    for (i, mut smp) in made.into_iter().enumerate() {
         if !o.memory.is_empty() {
             smp.counters.insert("tree_rss_peak_bytes".into(), rss_peak as f64);
             if let Some(g) = gpu_peak {
@@ -685,6 +721,7 @@ impl<'a> Session<'a> {
             settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
             settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
             settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
+            settings.insert(format!("suite.{name}.inner_reps"), s.inner_reps.to_string());
             if let Some(p) = s.params_store {
                 settings.insert(format!("suite.{name}.params_store"), p.as_str().into());
             }

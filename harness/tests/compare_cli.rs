@@ -175,3 +175,55 @@ fn inner_warmup_measures_a_warm_iteration_in_each_process() {
     );
     assert!(cmin > 2.5 * wmax, "cold {cold:?} vs warm {warm:?}");
 }
+
+#[test]
+fn inner_reps_make_one_sample_of_each_phases_median_over_a_process_proofs() {
+    let ws = Ws::mock();
+    // Every mock process's first proof is 3x slower: with three measured proofs
+    // per process the median is a warm one; with one, every sample is cold.
+    let spec = ws.spec("cold.json", r#"{"seed": 5, "noise": 0.01, "cold_factor": 3.0}"#);
+    let samples = |dir: &str| -> Vec<serde_json::Value> {
+        let run = ws.run_json(dir);
+        run["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["warmup"] == false)
+            .cloned()
+            .collect()
+    };
+    for (dir, n) in [("one", "1"), ("three", "3")] {
+        let o = ws.run(
+            &run_args("synth", &["baseline="], "4", dir, &["--inner-reps", n]),
+            Some(&spec),
+        );
+        assert_eq!(o.code, 0, "{}", o.all());
+    }
+    let (one, three) = (samples("one"), samples("three"));
+    assert_eq!((one.len(), three.len()), (4, 4), "one sample per process");
+    let synthesis = |s: &[serde_json::Value]| {
+        s.iter()
+            .map(|x| x["phases"]["synthesis"].as_f64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (cold, med) = (synthesis(&one), synthesis(&three));
+    let cmin = cold.iter().copied().fold(f64::MAX, f64::min);
+    let mmax = med.iter().copied().fold(0.0, f64::max);
+    assert!(cmin > 2.5 * mmax, "one proof {cold:?} vs median of three {med:?}");
+    for s in &three {
+        assert_eq!(s["counters"]["inner_reps"], 3.0, "{s}");
+        assert_eq!(s["ok"], true);
+    }
+    assert!(one.iter().all(|s| s["counters"].get("inner_reps").is_none()));
+    assert_eq!(
+        ws.run_json("three")["provenance"]["settings"]["suite.synth.inner_reps"],
+        "3"
+    );
+    // Zero proofs a process is refused, naming the option.
+    let o = ws.run(
+        &run_args("synth", &["baseline="], "4", "zero", &["--inner-reps", "0"]),
+        Some(&spec),
+    );
+    assert_ne!(o.code, 0);
+    assert!(o.all().contains("inner_reps"), "{}", o.all());
+}

@@ -40,6 +40,9 @@ pub struct RunArgs {
     /// In-process warm-up iterations before each measured repetition (alternate mode).
     #[arg(long, value_name = "N")]
     pub inner_warmup: Option<usize>,
+    /// Measured proofs per process, the sample their median (alternate mode).
+    #[arg(long, value_name = "N")]
+    pub inner_reps: Option<usize>,
     /// Circuit preset replacing the suites' presets.
     #[arg(long = "circuit", value_name = "PRESET")]
     pub circuit: Option<String>,
@@ -109,6 +112,7 @@ impl RunArgs {
             reps: self.reps,
             warmup: self.warmup,
             inner_warmup: self.inner_warmup,
+            inner_reps: self.inner_reps,
             circuit: self.circuit.clone(),
             partitions: self.partitions,
             timeout_s: self.timeout,

@@ -19,7 +19,21 @@ pub fn check_counts(name: &str, s: &Suite) -> Result<(), HarnessError> {
     if s.reps == 0 {
         return Err(bad(&k("reps"), "must be at least 1"));
     }
-    for (field, n) in [("reps", s.reps), ("warmup", s.warmup), ("inner_warmup", s.inner_warmup)] {
+    if s.inner_reps == 0 {
+        return Err(bad(&k("inner_reps"), "must be at least 1"));
+    }
+    if s.inner_reps != 1 && s.interleave != Interleave::Alternate {
+        return Err(bad(
+            &k("inner_reps"),
+            "applies to `alternate` suites (in `block` mode every repetition is already in one process)",
+        ));
+    }
+    for (field, n) in [
+        ("reps", s.reps),
+        ("warmup", s.warmup),
+        ("inner_warmup", s.inner_warmup),
+        ("inner_reps", s.inner_reps),
+    ] {
         if n > MAX_REPETITIONS {
             return Err(bad(
                 &k(field),
@@ -62,6 +76,12 @@ pub fn check_setup(name: &str, s: &Suite) -> Result<(), HarnessError> {
         return Err(bad(
             &k("partitions"),
             "a setup suite makes the parameters of one circuit: use [1]",
+        ));
+    }
+    if s.inner_reps != 1 {
+        return Err(bad(
+            &k("inner_reps"),
+            "a setup runs once per process: use `reps` (a process each) instead",
         ));
     }
     if s.inner_warmup != 0 {
