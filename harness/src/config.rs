@@ -119,6 +119,13 @@ pub struct Suite {
     /// floor would hide a 10% change of a 5 ms kernel.
     #[serde(default)]
     pub floor_ms: Option<f64>,
+    /// This suite's own relative thresholds (phase -> fraction), replacing the
+    /// global `[thresholds.phases]` entries in its comparisons; `default` is
+    /// its threshold for unlisted phases. For a suite measured on hosts whose
+    /// noise `phaseline calibrate` measured apart (a GPU host's CPU side),
+    /// so the CPU suites keep theirs.
+    #[serde(default)]
+    pub thresholds: BTreeMap<String, f64>,
     /// `prove` suites: what the runner does with parameters it has to make
     /// (`cache`, the runner's default, or `memory`: kept in memory, no file
     /// written; for full-scale cases on a host whose disk or time cannot take
@@ -396,6 +403,21 @@ impl Config {
             }
             check_threshold(&format!("thresholds.phases.{p}"), *t)?;
         }
+        for (name, s) in &self.suites {
+            for (p, t) in &s.thresholds {
+                let key = format!("suites.{name}.thresholds.{p}");
+                if p != "default" && !crate::phases::is_known(p, &required) {
+                    return Err(bad(
+                        &key,
+                        format!(
+                            "`{p}` is not a phase nor `default` (known: {})",
+                            crate::phases::KNOWN_PHASES.join(", ")
+                        ),
+                    ));
+                }
+                check_threshold(&key, *t)?;
+            }
+        }
         for key in [("baselines_dir", &self.baselines_dir), ("runs_dir", &self.runs_dir)] {
             if key.1.trim().is_empty() {
                 return Err(bad(key.0, "must not be empty"));
@@ -614,6 +636,36 @@ mod tests {
         assert_eq!(full.params_store, Some(phaseline_record::ParamsStore::Memory));
         assert_eq!(full.mem_budget.as_deref(), Some("60GiB"));
         assert!(!full.in_all);
+    }
+
+    #[test]
+    fn a_suite_may_carry_its_own_thresholds_of_known_phases() {
+        let base = include_str!("../../phaseline.toml");
+        let with = |table: &str| {
+            Config::parse(&format!(
+                "{base}\n[suites.own]\nmode = \"prove\"\ncircuits = [\"tiny\"]\nreps = 3\ntimeout_s = 9\n{table}\n"
+            ))
+        };
+        let cfg = with("[suites.own.thresholds]\ndefault = 0.06\nsynthesis = 0.2").unwrap();
+        let opts = crate::compare::CompareOptions::from_config(&cfg, false);
+        let t = opts.thresholds.for_suite("own").unwrap();
+        assert_eq!((t.relative("synthesis"), t.relative("msm_h")), (0.2, 0.06));
+        assert_eq!(
+            opts.thresholds.relative("synthesis"),
+            cfg.thresholds.relative("synthesis")
+        );
+        let e = with("[suites.own.thresholds]\nsynthesys = 0.2")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("suites.own.thresholds.synthesys"), "{e}");
+        let e = with("[suites.own.thresholds]\nsynthesis = 1.5")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("suites.own.thresholds.synthesis"), "{e}");
+        let e = with("inner_reps = 0").unwrap_err().to_string();
+        assert!(e.contains("suites.own.inner_reps"), "{e}");
+        let e = with("inner_reps = 3\ninterleave = \"block\"").unwrap_err().to_string();
+        assert!(e.contains("suites.own.inner_reps"), "{e}");
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub struct Thresholds {
     /// Floors of suites that set their own (suite name -> milliseconds).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub suite_floor_ms: BTreeMap<String, f64>,
+    /// Relative thresholds of suites that set their own (suite name -> phase
+    /// or `default` -> fraction), over the ones above.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub suite_phases: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
 fn default_threshold() -> f64 {
@@ -52,6 +56,7 @@ impl Default for Thresholds {
             floor_ms: DEFAULT_FLOOR_MS,
             phases: BTreeMap::new(),
             suite_floor_ms: BTreeMap::new(),
+            suite_phases: BTreeMap::new(),
         }
     }
 }
@@ -72,13 +77,30 @@ impl Thresholds {
         }
     }
 
-    /// These thresholds with `suite`'s own floor, when it has one.
+    /// These thresholds with `suite`'s own floor and relative thresholds,
+    /// when it has either; `None` when it has neither.
     pub fn for_suite(&self, suite: &str) -> Option<Thresholds> {
-        let floor = *self.suite_floor_ms.get(suite)?;
-        Some(Thresholds {
-            floor_ms: floor,
+        let floor = self.suite_floor_ms.get(suite);
+        let own = self.suite_phases.get(suite);
+        if floor.is_none() && own.is_none() {
+            return None;
+        }
+        let mut t = Thresholds {
+            suite_floor_ms: BTreeMap::new(),
+            suite_phases: BTreeMap::new(),
             ..self.clone()
-        })
+        };
+        if let Some(f) = floor {
+            t.floor_ms = *f;
+        }
+        for (k, v) in own.into_iter().flatten() {
+            if k == "default" {
+                t.default = *v;
+            } else {
+                t.phases.insert(k.clone(), *v);
+            }
+        }
+        Some(t)
     }
 
     /// Checks every value is finite and non-negative; names the bad key.
@@ -171,6 +193,26 @@ mod tests {
     }
 
     #[test]
+    fn a_suites_own_thresholds_replace_the_global_ones_in_that_suite_only() {
+        let mut t = Thresholds::default();
+        t.phases.insert("synthesis".into(), 0.04);
+        t.phases.insert("verify".into(), 0.10);
+        let own = [("synthesis", 0.2), ("default", 0.05)].map(|(k, v)| (k.to_string(), v));
+        t.suite_phases.insert("gpu-e2e".into(), own.into_iter().collect());
+        let g = t.for_suite("gpu-e2e").unwrap();
+        assert_eq!(g.relative("synthesis"), 0.2);
+        assert_eq!(g.relative("msm_l"), 0.05, "the suite's default");
+        assert_eq!(
+            g.relative("verify"),
+            0.10,
+            "a global phase entry the suite does not name"
+        );
+        assert_eq!(g.floor_ms, t.floor_ms);
+        assert_eq!(t.relative("synthesis"), 0.04);
+        assert!(t.for_suite("synth").is_none());
+    }
+
+    #[test]
     fn toml_rendering_and_json_round_trip() {
         let mut t = Thresholds::default();
         t.phases.insert("a_phase".into(), 0.0412345);
@@ -196,6 +238,7 @@ mod tests {
             floor_ms: 0.25,
             phases: BTreeMap::new(),
             suite_floor_ms: BTreeMap::new(),
+            suite_phases: BTreeMap::new(),
         };
         t.phases.insert("msm_g1".into(), 0.0312);
         t.phases.insert("odd \"name\"\\x".into(), 0.2);

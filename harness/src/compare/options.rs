@@ -64,10 +64,17 @@ impl CompareOptions {
             .iter()
             .filter_map(|(n, s)| Some((n.clone(), s.floor_ms?)))
             .collect();
+        let suite_phases = cfg
+            .suites
+            .iter()
+            .filter(|(_, s)| !s.thresholds.is_empty())
+            .map(|(n, s)| (n.clone(), s.thresholds.clone()))
+            .collect();
         CompareOptions {
             alpha: cfg.alpha,
             thresholds: Thresholds {
                 suite_floor_ms,
+                suite_phases,
                 ..cfg.thresholds.clone()
             },
             bootstrap_seed: cfg.bootstrap_seed,
