@@ -135,6 +135,20 @@ impl Thresholds {
     }
 }
 
+impl Thresholds {
+    /// The relative thresholds as suite `suite`'s own table
+    /// (`[suites.SUITE.thresholds]`, its `default` and phases; floors stay
+    /// the suite's `floor_ms`).
+    pub fn to_suite_toml(&self, suite: &str) -> String {
+        let mut s = format!("[suites.{}.thresholds]\n", toml_key(suite));
+        let _ = writeln!(s, "default = {}", fmt_num(self.default));
+        for (k, v) in &self.phases {
+            let _ = writeln!(s, "{} = {}", toml_key(k), fmt_num(*v));
+        }
+        s
+    }
+}
+
 /// A TOML number: four significant decimals, always with a decimal point.
 fn fmt_num(v: f64) -> String {
     let s = format!("{v:.4}");

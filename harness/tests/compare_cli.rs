@@ -227,3 +227,60 @@ fn inner_reps_make_one_sample_of_each_phases_median_over_a_process_proofs() {
     assert_ne!(o.code, 0);
     assert!(o.all().contains("inner_reps"), "{}", o.all());
 }
+
+#[test]
+fn calibrate_per_variant_writes_a_suites_own_table_of_the_widest_thresholds() {
+    let ws = Ws::mock();
+    let spec = ws.spec("aa2.json", r#"{"seed": 9, "noise": 0.03}"#);
+    let o = ws.run(&run_args("synth", &["a=", "b=smallvec"], "10", "aa2", &[]), Some(&spec));
+    assert_eq!(o.code, 0, "{}", o.all());
+    // Two feature sets are not one A/A group ...
+    let o = ws.run(&["calibrate", "aa2", "--variant", "a", "--variant", "b"], None);
+    assert_ne!(o.code, 0, "{}", o.all());
+    // ... but each is one of its own.
+    let value = |out: &str, key: &str| -> f64 {
+        out.lines()
+            .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no {key} in {out}"))
+            .parse()
+            .unwrap()
+    };
+    let one = |v: &str| {
+        let o = ws.run(&["calibrate", "aa2", "--variant", v, "--quantile", "0.99"], None);
+        assert_eq!(o.code, 0, "{}", o.all());
+        value(&o.stdout, "synthesis")
+    };
+    let (a, b) = (one("a"), one("b"));
+    let o = ws.run(
+        &[
+            "calibrate",
+            "aa2",
+            "--per-variant",
+            "--quantile",
+            "0.99",
+            "--suite",
+            "synth",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.all());
+    assert!(
+        o.stdout.contains("[suites.synth.thresholds]\ndefault = "),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains("floor_ms"), "{}", o.stdout);
+    assert_eq!(value(&o.stdout, "synthesis"), a.max(b));
+    // The table is a valid part of the config.
+    let cfg = std::fs::read_to_string(ws.path("phaseline.toml")).unwrap();
+    std::fs::write(ws.path("phaseline.toml"), format!("{cfg}\n{}", o.stdout)).unwrap();
+    let o = ws.run(&["compare", "aa2", "--variants", "a,b"], None);
+    assert!(
+        o.code == 0 || o.code == 1,
+        "the config with the table loads and judges: {}",
+        o.all()
+    );
+    let o = ws.run(&["calibrate", "aa2", "--per-variant", "--suite", "nope"], None);
+    assert_ne!(o.code, 0);
+    assert!(o.all().contains("nope"), "{}", o.all());
+}

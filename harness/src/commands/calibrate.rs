@@ -3,6 +3,7 @@
 use crate::compare::{self, CalibrateOptions};
 use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
+use crate::thresholds::Thresholds;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -13,22 +14,68 @@ pub struct CalibrateArgs {
     /// The A/A variants (default: the run's only variant).
     #[arg(long = "variant")]
     pub variants: Vec<String>,
+    /// Each named variant (default: every variant of the run) is A/A data of
+    /// its own; a phase's threshold is the largest the variants give.
+    #[arg(long)]
+    pub per_variant: bool,
+    /// Quantile of the split log ratios taken as the noise level.
+    #[arg(long, default_value_t = 0.95, value_name = "Q")]
+    pub quantile: f64,
+    /// Print the thresholds as suite NAME's own table
+    /// (`[suites.NAME.thresholds]`) instead of the global `[thresholds]`.
+    #[arg(long, value_name = "NAME")]
+    pub suite: Option<String>,
 }
 
 pub fn calibrate(cfg: &Config, a: &CalibrateArgs) -> Result<ExitCode, HarnessError> {
+    if let Some(s) = &a.suite {
+        if !cfg.suites.contains_key(s) {
+            return Err(HarnessError::Invalid(format!(
+                "calibrate --suite {s}: no such suite in the config"
+            )));
+        }
+    }
     let run = crate::rundir::load_run(&a.run)?;
     let opts = CalibrateOptions {
         variants: a.variants.clone(),
+        quantile: a.quantile,
         seed: cfg.bootstrap_seed,
         floor_ms: cfg.thresholds.floor_ms,
         ..CalibrateOptions::default()
     };
-    let t = compare::calibrate(&run, &opts)?;
+    let t = if a.per_variant {
+        let names = if a.variants.is_empty() {
+            run.variant_names()
+        } else {
+            a.variants.clone()
+        };
+        let mut merged: Option<Thresholds> = None;
+        for v in names {
+            let one = compare::calibrate(
+                &run,
+                &CalibrateOptions {
+                    variants: vec![v],
+                    ..opts.clone()
+                },
+            )?;
+            merged = Some(match merged {
+                None => one,
+                Some(m) => compare::widest(m, &one),
+            });
+        }
+        merged.ok_or_else(|| HarnessError::Data(format!("calibrate: run {} has no variant", run.id)))?
+    } else {
+        compare::calibrate(&run, &opts)?
+    };
     println!(
-        "# learned from A/A run {} ({} samples); paste into phaseline.toml",
+        "# learned from A/A run {} ({} samples, quantile {}); paste into phaseline.toml",
         run.id,
-        run.samples.len()
+        run.samples.len(),
+        a.quantile
     );
-    print!("{}", t.to_toml());
+    match &a.suite {
+        Some(s) => print!("{}", t.to_suite_toml(s)),
+        None => print!("{}", t.to_toml()),
+    }
     Ok(ExitCode::Ok)
 }

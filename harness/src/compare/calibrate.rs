@@ -89,6 +89,17 @@ pub fn calibrate(run: &Run, opts: &CalibrateOptions) -> Result<Thresholds, Harne
     })
 }
 
+/// Thresholds of two A/A groups taken together: each phase's wider one (a
+/// phase only one group has keeps its own), the wider default.
+pub fn widest(mut a: Thresholds, b: &Thresholds) -> Thresholds {
+    for (p, t) in &b.phases {
+        let e = a.phases.entry(p.clone()).or_insert(*t);
+        *e = e.max(*t);
+    }
+    a.default = a.default.max(b.default);
+    a
+}
+
 /// The A/A variants to pool, checked to share one feature set.
 fn aa_variants(run: &Run, opts: &CalibrateOptions) -> Result<Vec<String>, HarnessError> {
     let names = run.variant_names();
