@@ -205,7 +205,9 @@ fn oracle(config: Option<&Path>, a: &OracleRequest) -> Result<ExitCode, Stop> {
         circuit,
     } = Target::resolve(&cfg, &a.suite, a.circuit.as_deref()).map_err(abort)?;
     suite.partitions.truncate(1);
-    let compare = CompareOptions::from_config(&cfg, false).with_threshold(&a.metric, a.threshold);
+    let compare = CompareOptions::from_config(&cfg, false)
+        .for_suite(&suite_name)
+        .with_threshold(&a.metric, a.threshold);
     compare.validate().map_err(abort)?;
     let threshold = compare.thresholds.relative(&a.metric);
     let base = BuildSettings::from_config(&cfg, None);

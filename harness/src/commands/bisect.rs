@@ -215,7 +215,9 @@ fn flags(cfg: &Config, a: &FlagsArgs) -> Result<ExitCode, HarnessError> {
         Some(p) => p.clone(),
         None => cfg.resolve(&cfg.runs_dir).join("..").join("bisect").join("state.json"),
     };
-    let mut compare = CompareOptions::from_config(cfg, false).with_threshold(&a.metric, a.threshold);
+    let mut compare = CompareOptions::from_config(cfg, false)
+        .for_suite(&a.suite)
+        .with_threshold(&a.metric, a.threshold);
     if let Some(s) = a.seed {
         compare.bootstrap_seed = s;
     }

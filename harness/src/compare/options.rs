@@ -84,6 +84,15 @@ impl CompareOptions {
         }
     }
 
+    /// These settings as one suite's comparisons see them: its own floor and
+    /// thresholds in place of the global ones (a bisect judges one suite).
+    pub fn for_suite(mut self, suite: &str) -> CompareOptions {
+        if let Some(t) = self.thresholds.for_suite(suite) {
+            self.thresholds = t;
+        }
+        self
+    }
+
     /// These settings with `threshold` as the default and as `metric`'s own
     /// (a bisect's `--threshold`); unchanged without one.
     pub fn with_threshold(mut self, metric: &str, threshold: Option<f64>) -> CompareOptions {
