@@ -654,6 +654,11 @@ mod tests {
             opts.thresholds.relative("synthesis"),
             cfg.thresholds.relative("synthesis")
         );
+        // A bisect of that suite judges on its thresholds; a --threshold given still wins.
+        let bisect = opts.clone().for_suite("own");
+        assert_eq!(bisect.thresholds.relative("synthesis"), 0.2);
+        let given = bisect.with_threshold("synthesis", Some(0.07));
+        assert_eq!(given.thresholds.relative("synthesis"), 0.07);
         let e = with("[suites.own.thresholds]\nsynthesys = 0.2")
             .unwrap_err()
             .to_string();
