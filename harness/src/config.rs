@@ -632,6 +632,11 @@ mod tests {
         assert_eq!(cfg.select_suites(&["gpu-e2e".into()]).unwrap()[0].0, "gpu-e2e");
         let both = cfg.select_suites(&["all".into(), "gpu-e2e".into()]).unwrap();
         assert_eq!(both.len(), 3);
+        // The GPU nightly's suite: warm proofs, three a process, its own thresholds
+        // (device-timed kernels judged far more finely than the host's CPU phases).
+        let night = &cfg.suites["gpu-e2e"];
+        assert_eq!((night.inner_warmup, night.inner_reps), (1, 3));
+        assert!(night.thresholds["msm_h"] < night.thresholds["synthesis"]);
         let full = &cfg.suites["gpu-32g"];
         assert_eq!(full.params_store, Some(phaseline_record::ParamsStore::Memory));
         assert_eq!(full.mem_budget.as_deref(), Some("60GiB"));
