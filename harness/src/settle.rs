@@ -25,7 +25,8 @@
 //! planned is run. `R` is [`MAX_ROUNDS`] or fewer: as many rounds as the budget
 //! left after the first pass holds if every round were as cheap as the cheapest
 //! possible one (one (variant, case) pair re-measured), at the first pass's
-//! time per child. It depends on timings and counts, never on a verdict. At
+//! time per child. A round whose pairs do not all fit in the budget left
+//! measures the pairs with the most undecided rows that do ([`fit_round`]). It depends on timings and counts, never on a verdict. At
 //! look `k` a row is `regressed` or `improved` only when its q-value (the
 //! larger of its family's and the night's) is below `alpha_k`, in the ordinary
 //! rule and in the budget rule alike; so a row that is not slower has a
@@ -218,19 +219,40 @@ pub struct SettleReport {
     pub undecided: Vec<Undecided>,
 }
 
-/// Rows that more repetitions could decide: inconclusive and testable.
-fn open_rows(c: &Comparison) -> Vec<(String, Case)> {
-    let mut out: Vec<(String, Case)> = Vec::new();
+/// The (variant, case) pairs with rows that more repetitions could decide
+/// (inconclusive and testable), each with how many such rows it has.
+fn open_rows(c: &Comparison) -> Vec<(String, Case, usize)> {
+    let mut out: Vec<(String, Case, usize)> = Vec::new();
     for r in c
         .rows
         .iter()
         .filter(|r| r.verdict == Verdict::Inconclusive && r.reps_needed.is_some())
     {
-        if !out.iter().any(|(v, k)| *v == r.variant && *k == r.case) {
-            out.push((r.variant.clone(), r.case.clone()));
+        match out.iter_mut().find(|(v, k, _)| *v == r.variant && *k == r.case) {
+            Some(o) => o.2 += 1,
+            None => out.push((r.variant.clone(), r.case.clone(), 1)),
         }
     }
     out
+}
+
+/// Which of a round's pairs fit in `left` seconds, given each pair's open
+/// rows and estimated cost: the pairs with the most open rows first (ties in
+/// plan order), each taken while it still fits. Every pair when all fit;
+/// none when not even one does. Indices into the plan, in plan order.
+pub fn fit_round(pairs: &[(usize, f64)], left: f64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by(|a, b| pairs[*b].0.cmp(&pairs[*a].0).then(a.cmp(b)));
+    let mut spent = 0.0;
+    let mut take = Vec::new();
+    for i in order {
+        if spent + pairs[i].1 <= left {
+            spent += pairs[i].1;
+            take.push(i);
+        }
+    }
+    take.sort_unstable();
+    take
 }
 
 /// Whether the budget rule counts an inconclusive row as a regression at the night's last
@@ -333,16 +355,25 @@ pub fn settle(
             .into();
             break;
         }
-        let plan: Vec<(Vec<String>, Case, usize)> = open
+        let full: Vec<(Vec<String>, Case, usize)> = open
             .iter()
-            .map(|(v, case)| (names_of(v), case.clone(), round_reps(case)))
+            .map(|(v, case, _)| (names_of(v), case.clone(), round_reps(case)))
             .collect();
-        let children: usize = plan.iter().map(|(n, _, r)| n.len() * r).sum();
-        let estimate = per_child * children as f64;
-        if started.elapsed().as_secs_f64() + estimate > budget.as_secs_f64() {
+        // When the whole round does not fit in the budget left, a partial one
+        // does: the pairs with the most undecided rows that fit.
+        let costs: Vec<(usize, f64)> = open
+            .iter()
+            .zip(&full)
+            .map(|((_, _, rows), (n, _, r))| (*rows, per_child * (n.len() * r) as f64))
+            .collect();
+        let take = fit_round(&costs, budget.as_secs_f64() - started.elapsed().as_secs_f64());
+        if take.is_empty() {
             rep.stopped = "budget".into();
             break;
         }
+        let plan: Vec<(Vec<String>, Case, usize)> = take.iter().map(|i| full[*i].clone()).collect();
+        let children: usize = plan.iter().map(|(n, _, r)| n.len() * r).sum();
+        let estimate = per_child * children as f64;
         eprintln!(
             "settle: round {} adds repetitions to {} undecided (variant, case) pair(s), about {:.0} s",
             rep.rounds + 1,
@@ -534,6 +565,21 @@ mod tests {
         one_family(&mut rows, looks.level(7));
         assert_eq!(rows[0].verdict, Verdict::Inconclusive);
         assert!(!budget_rule(&rows[0], looks.level(7)));
+    }
+
+    #[test]
+    fn a_round_that_does_not_fit_measures_the_pairs_with_most_open_rows_that_do() {
+        // (open rows, seconds): all fit.
+        assert_eq!(fit_round(&[(3, 40.0), (1, 40.0)], 100.0), vec![0, 1]);
+        // Only one fits: the one with more open rows, wherever it is in the plan.
+        assert_eq!(fit_round(&[(1, 40.0), (5, 40.0), (2, 40.0)], 50.0), vec![1]);
+        // The busiest does not fit, two smaller ones do.
+        assert_eq!(fit_round(&[(9, 90.0), (2, 30.0), (2, 30.0)], 70.0), vec![1, 2]);
+        // Ties keep plan order.
+        assert_eq!(fit_round(&[(2, 40.0), (2, 40.0)], 50.0), vec![0]);
+        assert!(fit_round(&[(2, 40.0)], 39.0).is_empty());
+        assert!(fit_round(&[(2, 40.0)], f64::NAN).is_empty());
+        assert!(fit_round(&[], 100.0).is_empty());
     }
 
     #[test]
