@@ -219,6 +219,16 @@ fn inner_reps_make_one_sample_of_each_phases_median_over_a_process_proofs() {
         ws.run_json("three")["provenance"]["settings"]["suite.synth.inner_reps"],
         "3"
     );
+    // Samples made differently are not compared: a cold single proof is no
+    // reference for a warm median of three.
+    let o = ws.run(&["compare", "one", "--against", "three"], None);
+    assert_ne!(o.code, 0, "{}", o.all());
+    assert!(
+        o.all()
+            .contains("samples made differently: suite `synth` inner_reps is"),
+        "{}",
+        o.all()
+    );
     // Zero proofs a process is refused, naming the option.
     let o = ws.run(
         &run_args("synth", &["baseline="], "4", "zero", &["--inner-reps", "0"]),

@@ -95,6 +95,46 @@ pub fn require_same_features(reference: &Run, candidate: &Run, allow: bool) -> R
     )))
 }
 
+/// Refuses runs whose samples of one suite were made differently: a different
+/// number of in-process warm-ups or of measured proofs a sample is the median
+/// of (`inner_warmup`, `inner_reps` in the run's settings; runs from before
+/// `inner_reps` made one). A cold single proof and a warm median of three
+/// differ by more than any change under test.
+pub fn require_same_sampling(reference: &Run, candidate: &Run) -> Result<(), HarnessError> {
+    let suites: std::collections::BTreeSet<&str> = reference
+        .cases
+        .iter()
+        .filter(|c| candidate.cases.iter().any(|k| k.suite == c.suite))
+        .map(|c| c.suite.as_str())
+        .collect();
+    let get = |r: &Run, suite: &str, key: &str, default: &str| {
+        r.provenance
+            .settings
+            .get(&format!("suite.{suite}.{key}"))
+            .cloned()
+            .unwrap_or_else(|| default.to_string())
+    };
+    let mut diffs = Vec::new();
+    for s in suites {
+        for (key, default) in [("inner_warmup", "0"), ("inner_reps", "1")] {
+            let (a, b) = (get(reference, s, key, default), get(candidate, s, key, default));
+            if a != b {
+                diffs.push(format!(
+                    "suite `{s}` {key} is {a} in {} but {b} in {}",
+                    reference.id, candidate.id
+                ));
+            }
+        }
+    }
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    Err(HarnessError::Incomparable(format!(
+        "samples made differently: {}; measure both sides alike (or store the baseline again)",
+        diffs.join("; ")
+    )))
+}
+
 /// Refuses a comparison of the mock runner's samples with a real prover's.
 pub fn require_same_runner_kind(reference: &Run, candidate: &Run) -> Result<(), HarnessError> {
     let (r, k) = (reference.has_mock_samples(), candidate.has_mock_samples());

@@ -50,6 +50,7 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
     }
     common::require_same_runner_kind(reference, candidate)?;
     common::require_same_features(reference, candidate, opts.allow_feature_mismatch)?;
+    common::require_same_sampling(reference, candidate)?;
     let ref_label = opts
         .reference_label
         .clone()
