@@ -267,6 +267,13 @@ pub struct Provenance {
     pub settings: BTreeMap<String, String>,
 }
 
+/// The key of suite `suite`'s setting `field` in a run's provenance settings
+/// (`suite.gpu-e2e.inner_reps`): written by a measuring session, read by the
+/// comparisons that check two runs made their samples alike.
+pub fn suite_setting(suite: &str, field: &str) -> String {
+    format!("suite.{suite}.{field}")
+}
+
 /// A whole run: `run.json` in a run directory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {

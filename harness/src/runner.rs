@@ -716,17 +716,26 @@ impl<'a> Session<'a> {
         let mut prov = self.prov.clone();
         let mut settings = spec.settings.clone();
         for (name, s) in &spec.suites {
-            settings.insert(format!("suite.{name}.interleave"), s.interleave.name().into());
-            settings.insert(format!("suite.{name}.timeout_s"), s.timeout_s.to_string());
-            settings.insert(format!("suite.{name}.reps"), s.reps.to_string());
-            settings.insert(format!("suite.{name}.warmup"), s.warmup.to_string());
-            settings.insert(format!("suite.{name}.inner_warmup"), s.inner_warmup.to_string());
-            settings.insert(format!("suite.{name}.inner_reps"), s.inner_reps.to_string());
+            settings.insert(
+                crate::model::suite_setting(name, "interleave"),
+                s.interleave.name().into(),
+            );
+            settings.insert(crate::model::suite_setting(name, "timeout_s"), s.timeout_s.to_string());
+            settings.insert(crate::model::suite_setting(name, "reps"), s.reps.to_string());
+            settings.insert(crate::model::suite_setting(name, "warmup"), s.warmup.to_string());
+            settings.insert(
+                crate::model::suite_setting(name, "inner_warmup"),
+                s.inner_warmup.to_string(),
+            );
+            settings.insert(
+                crate::model::suite_setting(name, "inner_reps"),
+                s.inner_reps.to_string(),
+            );
             if let Some(p) = s.params_store {
-                settings.insert(format!("suite.{name}.params_store"), p.as_str().into());
+                settings.insert(crate::model::suite_setting(name, "params_store"), p.as_str().into());
             }
             if let Some(m) = &s.mem_budget {
-                settings.insert(format!("suite.{name}.mem_budget"), m.clone());
+                settings.insert(crate::model::suite_setting(name, "mem_budget"), m.clone());
             }
         }
         settings.extend(spec.build.describe());

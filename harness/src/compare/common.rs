@@ -110,7 +110,7 @@ pub fn require_same_sampling(reference: &Run, candidate: &Run) -> Result<(), Har
     let get = |r: &Run, suite: &str, key: &str, default: &str| {
         r.provenance
             .settings
-            .get(&format!("suite.{suite}.{key}"))
+            .get(&crate::model::suite_setting(suite, key))
             .cloned()
             .unwrap_or_else(|| default.to_string())
     };
