@@ -3,7 +3,6 @@
 use crate::compare::{self, CalibrateOptions};
 use crate::config::Config;
 use crate::error::{ExitCode, HarnessError};
-use crate::thresholds::Thresholds;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -44,26 +43,7 @@ pub fn calibrate(cfg: &Config, a: &CalibrateArgs) -> Result<ExitCode, HarnessErr
         ..CalibrateOptions::default()
     };
     let t = if a.per_variant {
-        let names = if a.variants.is_empty() {
-            run.variant_names()
-        } else {
-            a.variants.clone()
-        };
-        let mut merged: Option<Thresholds> = None;
-        for v in names {
-            let one = compare::calibrate(
-                &run,
-                &CalibrateOptions {
-                    variants: vec![v],
-                    ..opts.clone()
-                },
-            )?;
-            merged = Some(match merged {
-                None => one,
-                Some(m) => compare::widest(m, &one),
-            });
-        }
-        merged.ok_or_else(|| HarnessError::Data(format!("calibrate: run {} has no variant", run.id)))?
+        compare::calibrate_each(&run, &a.variants, &opts)?
     } else {
         compare::calibrate(&run, &opts)?
     };

@@ -89,9 +89,35 @@ pub fn calibrate(run: &Run, opts: &CalibrateOptions) -> Result<Thresholds, Harne
     })
 }
 
+/// Each of `variants` (every variant of `run` when empty) calibrated as A/A
+/// data of its own (see [`calibrate`]), taken together by [`widest`]: a night's
+/// `gpu` and `gpu-all` are each their own A/A data, not one group.
+pub fn calibrate_each(run: &Run, variants: &[String], opts: &CalibrateOptions) -> Result<Thresholds, HarnessError> {
+    let names = if variants.is_empty() {
+        run.variant_names()
+    } else {
+        variants.to_vec()
+    };
+    let mut merged: Option<Thresholds> = None;
+    for v in names {
+        let one = calibrate(
+            run,
+            &CalibrateOptions {
+                variants: vec![v],
+                ..opts.clone()
+            },
+        )?;
+        merged = Some(match merged {
+            None => one,
+            Some(m) => widest(m, &one),
+        });
+    }
+    merged.ok_or_else(|| HarnessError::Data(format!("calibrate: run {} has no variant", run.id)))
+}
+
 /// Thresholds of two A/A groups taken together: each phase's wider one (a
 /// phase only one group has keeps its own), the wider default.
-pub fn widest(mut a: Thresholds, b: &Thresholds) -> Thresholds {
+fn widest(mut a: Thresholds, b: &Thresholds) -> Thresholds {
     for (p, t) in &b.phases {
         let e = a.phases.entry(p.clone()).or_insert(*t);
         *e = e.max(*t);

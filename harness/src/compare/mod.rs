@@ -18,7 +18,7 @@ mod phase;
 pub mod repeat;
 
 pub use crate::thresholds::{Thresholds, DEFAULT_FLOOR_MS, DEFAULT_THRESHOLD};
-pub use calibrate::{calibrate, widest, CalibrateOptions};
+pub use calibrate::{calibrate, calibrate_each, CalibrateOptions};
 pub use options::{CompareOptions, DEFAULT_SEED};
 pub use phase::decide;
 pub use repeat::follow_children;
