@@ -10,7 +10,7 @@
 #![cfg(feature = "cuda")]
 
 mod gpu_common;
-use gpu_common::gpu_or_skip;
+use gpu_common::{gpu_or_skip, proving_alone};
 
 use blstrs::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar as Fr};
 use ff::Field;
@@ -250,6 +250,7 @@ fn gpu_proofs_verify_tiny_and_small_one_and_several_partitions() {
     if !gpu_or_skip("gpu_proofs_verify_tiny_and_small_one_and_several_partitions") {
         return;
     }
+    let _alone = proving_alone();
     let dir = tempfile::tempdir().unwrap();
     for (circuit, parts) in [("tiny", 1), ("tiny", 3), ("small", 1), ("small", 2)] {
         let mut recs: Vec<Record> = Vec::new();
@@ -290,6 +291,7 @@ fn injected_device_allocation_failure_is_a_typed_error() {
     if !gpu_or_skip("injected_device_allocation_failure_is_a_typed_error") {
         return;
     }
+    let _alone = proving_alone();
     let dir = tempfile::tempdir().unwrap();
     let mut o = opts("tiny", 1, dir.path());
     o.inject_gpu_alloc = 1 << 50;
@@ -329,13 +331,19 @@ fn runner() -> std::path::PathBuf {
 fn runner_exits_non_zero_with_the_cuda_message() {
     let dir = tempfile::tempdir().unwrap();
     let has_gpu = device::init().is_ok();
-    let out = std::process::Command::new(runner())
+    let bin = runner();
+    let out = std::process::Command::new(&bin)
         .args(["prove", "--backend", "cuda", "--circuit", "tiny", "--inject-gpu-alloc"])
         .arg((1u64 << 50).to_string())
         .arg("--params-dir")
         .arg(dir.path())
         .output()
-        .unwrap();
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start the cuda runner {}: {e} (copy it beside this test binary or set PHASELINE_PROVER_BIN)",
+                bin.display()
+            )
+        });
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "runner succeeded: {err}");
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -352,6 +360,7 @@ fn pipelined_gpu_proofs_verify_one_partition_per_driver_call() {
     if !gpu_or_skip("pipelined_gpu_proofs_verify_one_partition_per_driver_call") {
         return;
     }
+    let _alone = proving_alone();
     let dir = tempfile::tempdir().unwrap();
     let mut o = opts("small", 3, dir.path());
     o.pipeline = Some(phaseline_prover::pipeline::Depth::Fixed(2));

@@ -13,7 +13,7 @@
 mod fixed_base_common;
 mod gpu_common;
 use fixed_base_common::{compare, prove_verifies, scalars, setup_equals_cpu, DEVICE_SPANS};
-use gpu_common::gpu_or_skip;
+use gpu_common::{gpu_or_skip, proving_alone};
 
 use phaseline_prover::setup::backend;
 use phaseline_prover::ProverError;
@@ -45,6 +45,7 @@ fn gpu_setup_files_equal_cpu_and_proofs_verify() {
     if !gpu_or_skip("gpu_setup_files_equal_cpu_and_proofs_verify") {
         return;
     }
+    let _alone = proving_alone();
     let seed = ChaCha20Rng::from_entropy().next_u64() >> 16;
     for circuit in ["tiny", "small"] {
         let dir = setup_equals_cpu(circuit, "cuda", seed);
