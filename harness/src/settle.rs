@@ -5,8 +5,9 @@
 //! or, where no such runner could be had, the baseline's stored samples.
 //! Rows left inconclusive get more interleaved repetitions of their variant
 //! and its reference, in rounds, until every row is regressed, improved or
-//! unchanged, the round cap is reached, or the next round would overrun the
-//! night's time budget.
+//! unchanged, the round cap is reached, the next round would overrun the
+//! night's time budget, or no undecided row could settle within what that
+//! budget can still buy ([`within_reach`]).
 //!
 //! Every judging of the night is a look at the data: the first judging and the
 //! judging after each settling round. A row judged at several looks has
@@ -208,8 +209,12 @@ pub struct SettleReport {
     pub rounds: usize,
     /// Repetitions added per side, over all rounds and (variant, case) pairs.
     pub added_reps: usize,
-    /// Why settling stopped: `settled`, `budget`, `round cap`, `nothing to settle`.
-    pub stopped: String,
+    /// Why settling stopped.
+    pub stopped: Stopped,
+    /// Undecided rows, when settling stopped, that the budget left could not
+    /// have settled: each needed more repetitions a side than [`REACH_MARGIN`]
+    /// times what its pair had plus what the budget could still add.
+    pub out_of_reach: usize,
     /// Rows counted as regressions by the budget rule (rows that only repeat a child not counted).
     pub budget_rule_regressions: usize,
     /// Settling rounds planned before the first look (the night's alpha is spent over them).
@@ -219,21 +224,73 @@ pub struct SettleReport {
     pub undecided: Vec<Undecided>,
 }
 
+/// Why a night's settling stopped (`nightly.json`'s `settle.stopped`).
+/// Serialized as its words, the same as it prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Stopped {
+    /// The first judging left no row that more repetitions could decide.
+    #[default]
+    #[serde(rename = "nothing to settle")]
+    NothingToSettle,
+    /// Rounds ran and every row was decided.
+    #[serde(rename = "settled")]
+    Settled,
+    /// No more rounds were planned, or not even one (variant, case) pair of
+    /// the next round fitted in the budget left.
+    #[serde(rename = "budget")]
+    Budget,
+    /// The planned rounds ([`MAX_ROUNDS`] at most) have run.
+    #[serde(rename = "round cap")]
+    RoundCap,
+    /// Rows stayed undecided, but none could settle within what the budget
+    /// left can buy ([`within_reach`]).
+    #[serde(rename = "out of reach")]
+    OutOfReach,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stopped::NothingToSettle => "nothing to settle",
+            Stopped::Settled => "settled",
+            Stopped::Budget => "budget",
+            Stopped::RoundCap => "round cap",
+            Stopped::OutOfReach => "out of reach",
+        })
+    }
+}
+
+/// How far beyond what the budget can buy an estimate may lie and its row
+/// still be re-measured: the estimate of [`crate::stats::reps_needed`] is an
+/// order of magnitude, so only rows beyond twice the reach are given up.
+pub const REACH_MARGIN: usize = 2;
+
+/// Whether a row estimated to settle at `needed` repetitions a side could,
+/// given the `have` its pair has and the `afford` more the budget left can
+/// buy for that pair alone, within [`REACH_MARGIN`].
+pub fn within_reach(needed: usize, have: usize, afford: usize) -> bool {
+    needed <= REACH_MARGIN.saturating_mul(have.saturating_add(afford))
+}
+
 /// The (variant, case) pairs with rows that more repetitions could decide
-/// (inconclusive and testable), each with how many such rows it has.
-fn open_rows(c: &Comparison) -> Vec<(String, Case, usize)> {
+/// (inconclusive, testable and [`within_reach`], `afford` giving the
+/// repetitions a side the budget left can buy for a pair), each with how many
+/// such rows it has; and how many undecided rows are out of reach.
+fn open_rows(c: &Comparison, afford: &dyn Fn(&str, &Case) -> usize) -> (Vec<(String, Case, usize)>, usize) {
     let mut out: Vec<(String, Case, usize)> = Vec::new();
-    for r in c
-        .rows
-        .iter()
-        .filter(|r| r.verdict == Verdict::Inconclusive && r.reps_needed.is_some())
-    {
+    let mut beyond = 0;
+    for r in c.rows.iter().filter(|r| r.verdict == Verdict::Inconclusive) {
+        let Some(needed) = r.reps_needed else { continue };
+        if !within_reach(needed, r.ref_n.min(r.cand_n), afford(&r.variant, &r.case)) {
+            beyond += 1;
+            continue;
+        }
         match out.iter_mut().find(|(v, k, _)| *v == r.variant && *k == r.case) {
             Some(o) => o.2 += 1,
             None => out.push((r.variant.clone(), r.case.clone(), 1)),
         }
     }
-    out
+    (out, beyond)
 }
 
 /// Which of a round's pairs fit in `left` seconds, given each pair's open
@@ -336,23 +393,38 @@ pub fn settle(
     rep.look_levels.push(looks.level(1));
     let mut cmp = judge_run(&run, looks.level(1))?;
     let mut children_in_rounds = 0usize;
-    rep.stopped = "nothing to settle".into();
+    rep.stopped = Stopped::NothingToSettle;
     loop {
-        let open = open_rows(&cmp);
-        if open.is_empty() {
+        let left = budget.as_secs_f64() - started.elapsed().as_secs_f64();
+        // Repetitions a side the budget left buys for one pair, all of it spent there.
+        let afford = |v: &str, _: &Case| {
+            let per_rep = per_child * names_of(&v.to_string()).len() as f64;
+            if left > 0.0 && per_rep > 0.0 {
+                (left / per_rep).floor() as usize
+            } else {
+                0
+            }
+        };
+        let (open, beyond) = open_rows(&cmp, &afford);
+        rep.out_of_reach = beyond;
+        if open.is_empty() && beyond == 0 {
             if rep.rounds > 0 {
-                rep.stopped = "settled".into();
+                rep.stopped = Stopped::Settled;
             }
             break;
         }
         if rep.rounds >= looks.planned_rounds {
             // Fewer rounds than the cap are planned only when the budget holds no more.
             rep.stopped = if looks.planned_rounds < MAX_ROUNDS {
-                "budget"
+                Stopped::Budget
             } else {
-                "round cap"
-            }
-            .into();
+                Stopped::RoundCap
+            };
+            break;
+        }
+        if open.is_empty() {
+            // Rounds are left, but every undecided row needs far more than they can buy.
+            rep.stopped = Stopped::OutOfReach;
             break;
         }
         let full: Vec<(Vec<String>, Case, usize)> = open
@@ -366,9 +438,9 @@ pub fn settle(
             .zip(&full)
             .map(|((_, _, rows), (n, _, r))| (*rows, per_child * (n.len() * r) as f64))
             .collect();
-        let take = fit_round(&costs, budget.as_secs_f64() - started.elapsed().as_secs_f64());
+        let take = fit_round(&costs, left);
         if take.is_empty() {
-            rep.stopped = "budget".into();
+            rep.stopped = Stopped::Budget;
             break;
         }
         let plan: Vec<(Vec<String>, Case, usize)> = take.iter().map(|i| full[*i].clone()).collect();
@@ -580,6 +652,46 @@ mod tests {
         assert!(fit_round(&[(2, 40.0)], 39.0).is_empty());
         assert!(fit_round(&[(2, 40.0)], f64::NAN).is_empty());
         assert!(fit_round(&[], 100.0).is_empty());
+    }
+
+    #[test]
+    fn rows_far_beyond_what_the_budget_can_buy_are_not_re_measured() {
+        // 8 a side measured, 16 more affordable: up to twice 24 is worth a round.
+        assert!(within_reach(20, 8, 16));
+        assert!(within_reach(48, 8, 16));
+        assert!(!within_reach(49, 8, 16));
+        // Nothing affordable: only rows within twice what was measured.
+        assert!(within_reach(16, 8, 0));
+        assert!(!within_reach(6_489, 8, 0));
+        // No overflow at the extremes.
+        assert!(within_reach(usize::MAX, usize::MAX, 1));
+
+        let mut near = row(Verdict::Inconclusive, 0.3, 0.95, 1.08, 1.2);
+        near.reps_needed = Some(30);
+        let mut far = near.clone();
+        far.phase = "msm_h".into();
+        far.reps_needed = Some(6_489);
+        let mut other = far.clone();
+        other.variant = "w".into();
+        let mut untestable = near.clone();
+        untestable.phase = "pin".into();
+        untestable.reps_needed = None;
+        let c = Comparison {
+            reference: "baseline b".into(),
+            candidate: "run r".into(),
+            cross_testbed: false,
+            ref_testbed: "t".into(),
+            cand_testbed: "t".into(),
+            bootstrap_seed: 1,
+            alpha: 0.05,
+            rows: vec![near, far, other, untestable],
+        };
+        // `v` can buy 16 more a side, `w` nothing: only `v`'s near row is open.
+        let afford = |v: &str, _: &Case| if v == "v" { 16 } else { 0 };
+        let (open, beyond) = open_rows(&c, &afford);
+        assert_eq!(open.len(), 1);
+        assert_eq!((open[0].0.as_str(), open[0].2), ("v", 1));
+        assert_eq!(beyond, 2);
     }
 
     #[test]

@@ -403,6 +403,12 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                     rep.stopped,
                     rep.undecided.len()
                 ));
+                if rep.out_of_reach > 0 {
+                    message.push_str(&format!(
+                        " ({} of them beyond what the budget could buy)",
+                        rep.out_of_reach
+                    ));
+                }
                 if rep.budget_rule_regressions > 0 {
                     message.push_str(&format!(
                         "; {} row(s) regressed by the budget rule",
