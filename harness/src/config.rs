@@ -142,6 +142,10 @@ pub struct Suite {
     /// that only move waiting. CPU-backend cases only (GPU spans carry no CPU time).
     #[serde(default)]
     pub clock: crate::model::Clock,
+    /// The test of rows measured in interleaved pairs (a night against its
+    /// reference runners): `signed-rank` (the default) or `sign`.
+    #[serde(default)]
+    pub paired_test: crate::model::PairedTest,
 }
 
 fn one_rep() -> usize {

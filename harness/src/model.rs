@@ -111,6 +111,21 @@ impl Case {
     }
 }
 
+/// The test of a row measured in interleaved pairs (a suite's `paired_test`).
+/// `signed-rank` (the default) weighs each pair by the size of its
+/// difference; `sign` counts the pairs above and below, the test of the
+/// median of the pair ratios that the row reports, and is not drowned by a
+/// few very large differences both ways (a machine switching between a fast
+/// and a slow state within pairs), at the cost of more pairs in
+/// well-behaved noise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PairedTest {
+    #[default]
+    SignedRank,
+    Sign,
+}
+
 /// What a phase's duration means in a case: the span's wall time, or the CPU
 /// time the runner's process used during it (every thread; the record's
 /// `cpu_ms` per span and `total_cpu_ms`). On a machine busy with other work a

@@ -359,3 +359,53 @@ fn paired_judging_sees_through_load_shared_by_each_pair() {
     let c = compare_variants(&merged, "baseline", "cand", &opts).unwrap();
     assert!(c.rows.iter().all(|r| r.pairs.is_none()), "{c:#?}");
 }
+
+/// A suite's `paired_test = "sign"` judges its paired rows with the sign test.
+/// Here 40% of the pairs catch one member in a slow state (x1.5, either
+/// member alike), the rest show the 5% effect: the sign test counts pairs and
+/// is surer of the shift than the signed-rank test, which weighs the large
+/// pairs most.
+#[test]
+fn a_suite_can_judge_its_pairs_with_the_sign_test() {
+    let mut run = three_phases("states", 31)
+        .variant("cand", &[])
+        .reps(60)
+        .effect("cand", "ntt", 1.05)
+        .build();
+    for s in &mut run.samples {
+        let slow = match (s.rep % 5, s.variant == "cand") {
+            (0, true) | (2, false) => 1.5,
+            _ => 1.0,
+        };
+        for v in s.phases.values_mut() {
+            *v *= slow;
+        }
+    }
+    let suite = run.cases[0].suite.clone();
+    let signed = CompareOptions {
+        paired: true,
+        ..CompareOptions::default()
+    };
+    let mut sign = signed.clone();
+    sign.suite_paired_test.insert(suite, phaseline::model::PairedTest::Sign);
+    let by_rank = compare_variants(&run, "baseline", "cand", &signed).unwrap();
+    let by_sign = compare_variants(&run, "baseline", "cand", &sign).unwrap();
+    let (r, s) = (row(&by_rank, "ntt"), row(&by_sign, "ntt"));
+    assert_eq!((r.pairs, s.pairs), (Some(60), Some(60)));
+    assert_eq!(s.verdict, Verdict::Regressed, "{s:#?}");
+    assert!(
+        s.p_value < r.p_value / 10.0,
+        "sign {} signed-rank {}",
+        s.p_value,
+        r.p_value
+    );
+    // Same estimator and interval either way: only the test differs.
+    assert_eq!((r.ratio, r.ci_low, r.ci_high), (s.ratio, s.ci_low, s.ci_high));
+    // Another suite keeps the signed-rank test.
+    let mut other = signed.clone();
+    other
+        .suite_paired_test
+        .insert("another-suite".into(), phaseline::model::PairedTest::Sign);
+    let c = compare_variants(&run, "baseline", "cand", &other).unwrap();
+    assert_eq!(row(&c, "ntt").p_value, r.p_value);
+}

@@ -2,7 +2,9 @@
 
 use crate::config::Config;
 use crate::error::HarnessError;
+use crate::model::PairedTest;
 use crate::thresholds::Thresholds;
+use std::collections::BTreeMap;
 
 /// Seed used when none is given, so that a stored comparison can be reproduced.
 pub const DEFAULT_SEED: u64 = 0x5eed_0f9a_5e00;
@@ -31,10 +33,14 @@ pub struct CompareOptions {
     /// Within one run ([`super::compare_variants`]): test each phase on the
     /// per-repetition pairs (the reference and the candidate sample of the same
     /// case and repetition, measured next to each other when the suite
-    /// interleaves) with the signed-rank test and a paired bootstrap, instead
+    /// interleaves) with the suite's paired test (signed-rank unless
+    /// [`Self::suite_paired_test`] says otherwise) and a paired bootstrap, instead
     /// of as two independent samples. Rows whose pairs are not one-to-one, or
     /// too few, are tested unpaired.
     pub paired: bool,
+    /// Suites whose paired rows take another test than the signed-rank test
+    /// (their `paired_test`).
+    pub suite_paired_test: BTreeMap<String, PairedTest>,
 }
 
 impl Default for CompareOptions {
@@ -51,6 +57,7 @@ impl Default for CompareOptions {
             reference_label: None,
             candidate_label: None,
             paired: false,
+            suite_paired_test: BTreeMap::new(),
         }
     }
 }
@@ -63,6 +70,12 @@ impl CompareOptions {
             .suites
             .iter()
             .filter_map(|(n, s)| Some((n.clone(), s.floor_ms?)))
+            .collect();
+        let suite_paired_test = cfg
+            .suites
+            .iter()
+            .filter(|(_, s)| s.paired_test != PairedTest::default())
+            .map(|(n, s)| (n.clone(), s.paired_test))
             .collect();
         let suite_phases = cfg
             .suites
@@ -80,8 +93,14 @@ impl CompareOptions {
             bootstrap_seed: cfg.bootstrap_seed,
             resamples: cfg.resamples,
             allow_cross_testbed,
+            suite_paired_test,
             ..CompareOptions::default()
         }
+    }
+
+    /// The test of `suite`'s paired rows.
+    pub fn paired_test(&self, suite: &str) -> PairedTest {
+        self.suite_paired_test.get(suite).copied().unwrap_or_default()
     }
 
     /// These settings as one suite's comparisons see them: its own floor and

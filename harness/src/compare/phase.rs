@@ -6,8 +6,8 @@
 //! excluded: see [`super::repeat`]), then each row gets its verdict by [`decide`]; a row that
 //! only repeats a child takes the child's q-value and verdict.
 
-use crate::model::{Case, PhaseComparison, Verdict};
-use crate::stats::{self, reps_needed::Observed};
+use crate::model::{Case, PairedTest, PhaseComparison, Verdict};
+use crate::stats::{self, reps_needed::Observed, Test};
 
 use super::options::CompareOptions;
 
@@ -55,6 +55,8 @@ struct Tested {
     threshold: f64,
     /// Pairs tested, when tested paired.
     pairs: Option<usize>,
+    /// The test that gave `p`.
+    test: Test,
 }
 
 /// Compares every phase of one (variant, case) family.
@@ -109,7 +111,8 @@ pub(crate) fn compare_family(
             }
             None => {
                 let label = format!("{variant}|{}|{}", case.label(), d.phase);
-                test_phase(d, opts, min_pairs, stats::derive_seed(opts.bootstrap_seed, &label))
+                let seed = stats::derive_seed(opts.bootstrap_seed, &label);
+                test_phase(d, opts, opts.paired_test(&case.suite), min_pairs, seed)
             }
         };
         if let Some(t) = &t {
@@ -149,7 +152,7 @@ pub(crate) fn compare_family(
             let n = t.pairs.unwrap_or_else(|| d.reference.len().min(d.candidate.len()));
             row.reps_needed = Some(stats::reps_needed(&Observed {
                 n,
-                paired: t.pairs.is_some(),
+                test: t.test,
                 ratio: t.ratio,
                 ci_low: t.ci.low,
                 ci_high: t.ci.high,
@@ -229,10 +232,10 @@ fn untestable_reason(d: &PhaseData, min: usize) -> Option<String> {
     None
 }
 
-fn test_phase(d: &PhaseData, opts: &CompareOptions, min_pairs: usize, seed: u64) -> Option<Tested> {
+fn test_phase(d: &PhaseData, opts: &CompareOptions, test: PairedTest, min_pairs: usize, seed: u64) -> Option<Tested> {
     let ref_median = stats::median(&d.reference)?;
     let cand_median = stats::median(&d.candidate)?;
-    if let Some(t) = test_paired(d, opts, min_pairs, seed, ref_median, cand_median) {
+    if let Some(t) = test_paired(d, opts, test, min_pairs, seed, ref_median, cand_median) {
         return Some(t);
     }
     let ci = stats::median_ratio_ci(&d.reference, &d.candidate, opts.resamples, opts.confidence, seed)?;
@@ -246,15 +249,17 @@ fn test_phase(d: &PhaseData, opts: &CompareOptions, min_pairs: usize, seed: u64)
         superiority: mwu.superiority,
         threshold: opts.thresholds.effective(&d.phase, ref_median),
         pairs: None,
+        test: Test::RankSum,
     })
 }
 
 /// The paired test of a phase: per-pair log ratios, their median, a paired bootstrap interval
-/// and the signed-rank test. `None` (test unpaired) without pairs, with fewer than
+/// and `test` (signed-rank or sign). `None` (test unpaired) without pairs, with fewer than
 /// `min_pairs` of them, or with a zero value (no log ratio).
 fn test_paired(
     d: &PhaseData,
     opts: &CompareOptions,
+    test: PairedTest,
     min_pairs: usize,
     seed: u64,
     ref_median: f64,
@@ -265,14 +270,24 @@ fn test_paired(
         return None;
     }
     let lr: Vec<f64> = pairs.iter().map(|&(r, c)| (c / r).ln()).collect();
-    let sr = stats::signed_rank(&lr)?;
+    let (p, superiority, kind) = match test {
+        PairedTest::SignedRank => {
+            let r = stats::signed_rank(&lr)?;
+            (r.p_value, r.superiority, Test::SignedRank)
+        }
+        PairedTest::Sign => {
+            let r = stats::sign_test(&lr)?;
+            (r.p_value, r.superiority, Test::Sign)
+        }
+    };
     Some(Tested {
         ref_median,
         cand_median,
         ratio: stats::paired_ratio(&lr)?,
         ci: stats::paired_ratio_ci(&lr, opts.resamples, opts.confidence, seed)?,
-        p: sr.p_value,
-        superiority: sr.superiority,
+        p,
+        superiority,
+        test: kind,
         threshold: opts.thresholds.effective(&d.phase, ref_median),
         pairs: Some(pairs.len()),
     })

@@ -5,6 +5,7 @@
 //! - [`bootstrap`]: seeded bootstrap interval of the ratio of medians.
 //! - [`signed_rank`]: Wilcoxon signed-rank test and paired bootstrap interval, for samples
 //!   measured in interleaved pairs.
+//! - [`sign_test`]: exact sign test of paired differences (the median's test).
 //! - [`bh`]: Benjamini-Hochberg false-discovery-rate adjustment.
 //! - [`reps_needed`]: repetitions that would likely settle an inconclusive result.
 //! - [`noise`]: noise threshold of a phase from A/A samples (used by `calibrate`).
@@ -24,6 +25,7 @@ pub mod quantile;
 pub mod reps_needed;
 pub mod rng;
 pub mod shifts;
+pub mod sign_test;
 pub mod signed_rank;
 pub mod trend;
 
@@ -32,6 +34,7 @@ pub use bootstrap::{median_ratio_ci, ratio, RatioCi};
 pub use mann_whitney::{mann_whitney, MwuMethod, MwuResult};
 pub use noise::split_noise;
 pub use quantile::{median, quantile, quantile_sorted};
-pub use reps_needed::{reps_needed, Observed};
+pub use reps_needed::{reps_needed, Observed, Test};
 pub use rng::{derive_seed, SeededRng};
+pub use sign_test::{sign_test, SignTestResult};
 pub use signed_rank::{paired_ratio, paired_ratio_ci, signed_rank, SignedRankResult};

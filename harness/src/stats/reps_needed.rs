@@ -14,9 +14,12 @@
 //!    equal groups: `n = (z_{1-a/2} + z_power)^2 / (6 (P - 1/2)^2)` per side, where `P` is the
 //!    observed probability that a candidate value exceeds a reference value; for paired samples
 //!    (signed-rank test) `n = (z_{1-a/2} + z_power)^2 / (3 (P' - 1/2)^2)` pairs, where `P'` is the
-//!    share of positive Walsh averages of the differences. It is also raised to
-//!    the smallest `n` at which the exact test can reach `alpha / m` at all (`2 / C(2n, n)`), since
-//!    Benjamini-Hochberg over `m` phases may need that when only one phase moves.
+//!    share of positive Walsh averages of the differences; for the sign test
+//!    `n = (z_{1-a/2} + z_power)^2 / (4 (p - 1/2)^2)` pairs, `p` the share of positive
+//!    differences (the binomial proportion's sample size). It is also raised to
+//!    the smallest `n` at which the exact test can reach `alpha / m` at all (`2 / C(2n, n)`, or
+//!    `2 / 2^n` for pairs), since Benjamini-Hochberg over `m` phases may need that when only one
+//!    phase moves.
 //!
 //! These assume the spread and the effect stay as observed; treat the answer as an order of
 //! magnitude, not a promise.
@@ -39,14 +42,27 @@ pub struct Observed {
     pub confidence: f64,
     /// Relative threshold `t` of the band `[1 - t, 1 + t]`.
     pub threshold: f64,
-    /// Observed probability of superiority `U / (n1 n2)`; for paired samples the share of
-    /// positive Walsh averages of the differences.
+    /// Observed probability of superiority `U / (n1 n2)`; for the signed-rank test the share
+    /// of positive Walsh averages of the differences; for the sign test the share of positive
+    /// differences.
     pub superiority: f64,
-    /// Paired samples (signed-rank test): `n` is the number of pairs.
-    pub paired: bool,
+    /// The test that judged the row; for the paired ones `n` is the number of pairs.
+    pub test: Test,
     pub alpha: f64,
     /// Number of phases tested together (Benjamini-Hochberg family size).
     pub family: usize,
+}
+
+/// Which test judged a row: it sets the effect-size constant of Noether's formula and the
+/// smallest number at which the exact test can reach a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// Mann-Whitney, two independent samples.
+    RankSum,
+    /// Wilcoxon signed-rank, pairs.
+    SignedRank,
+    /// Sign test, pairs.
+    Sign,
 }
 
 /// Target power of the estimate.
@@ -92,18 +108,23 @@ pub fn reps_needed(o: &Observed) -> usize {
     let mut need = precision;
     if change {
         let eff = o.superiority - 0.5;
-        // Noether (1987): 6 (P - 1/2)^2 for the rank-sum test, 3 (P' - 1/2)^2 for signed ranks.
-        let k = if o.paired { 3.0 } else { 6.0 };
+        // Noether (1987): 6 (P - 1/2)^2 for the rank-sum test, 3 (P' - 1/2)^2 for signed ranks;
+        // the sign test's binomial proportion: 4 (p - 1/2)^2.
+        let k = match o.test {
+            Test::RankSum => 6.0,
+            Test::SignedRank => 3.0,
+            Test::Sign => 4.0,
+        };
         let noether = if eff == 0.0 {
             f64::INFINITY
         } else {
             (z_a + z_b).powi(2) / (k * eff * eff)
         };
         let level = o.alpha / o.family.max(1) as f64;
-        let exact = if o.paired {
-            super::signed_rank::min_exact_pairs(level)
-        } else {
-            min_exact_n(level)
+        // Both paired tests' smallest p is 2 / 2^n.
+        let exact = match o.test {
+            Test::RankSum => min_exact_n(level),
+            Test::SignedRank | Test::Sign => super::signed_rank::min_exact_pairs(level),
         };
         need = need.max(noether).max(exact as f64);
     }
@@ -141,7 +162,7 @@ mod tests {
             confidence: 0.95,
             threshold: 0.03,
             superiority,
-            paired: false,
+            test: Test::RankSum,
             alpha: 0.05,
             family: 1,
         }
