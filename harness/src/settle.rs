@@ -225,38 +225,45 @@ pub struct SettleReport {
 }
 
 /// Why a night's settling stopped (`nightly.json`'s `settle.stopped`).
-/// Serialized as its words, the same as it prints.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// Printed and serialized as the same words ([`Stopped::as_str`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Stopped {
     /// The first judging left no row that more repetitions could decide.
     #[default]
-    #[serde(rename = "nothing to settle")]
     NothingToSettle,
     /// Rounds ran and every row was decided.
-    #[serde(rename = "settled")]
     Settled,
     /// No more rounds were planned, or not even one (variant, case) pair of
     /// the next round fitted in the budget left.
-    #[serde(rename = "budget")]
     Budget,
     /// The planned rounds ([`MAX_ROUNDS`] at most) have run.
-    #[serde(rename = "round cap")]
     RoundCap,
     /// Rows stayed undecided, but none could settle within what the budget
     /// left can buy ([`within_reach`]).
-    #[serde(rename = "out of reach")]
     OutOfReach,
 }
 
-impl std::fmt::Display for Stopped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Stopped {
+    pub fn as_str(&self) -> &'static str {
+        match self {
             Stopped::NothingToSettle => "nothing to settle",
             Stopped::Settled => "settled",
             Stopped::Budget => "budget",
             Stopped::RoundCap => "round cap",
             Stopped::OutOfReach => "out of reach",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Stopped {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 

@@ -89,14 +89,16 @@ pub(crate) fn compare_family(
                 .then_some((child, share))
         })
         .collect();
-    // Pairs are tested paired only when they are enough for the exact signed-rank test to reach
-    // the family's Bonferroni level at all (2 / 2^n <= alpha / m, m the rows tested together);
+    // Pairs are tested paired only when they are enough for the exact paired test (signed-rank
+    // or sign: the smallest p of either is 2 / 2^n) to reach the family's Bonferroni level at
+    // all (2 / 2^n <= alpha / m, m the rows tested together);
     // fewer pairs have less power than the rank-sum test of the same samples, so they are tested
     // unpaired. The choice depends on counts only, never on the outcome.
     let members = repeats.iter().filter(|r| r.is_none()).count();
     let min_pairs = opts
         .min_samples
         .max(stats::signed_rank::min_exact_pairs(opts.alpha / members.max(1) as f64));
+    let paired_test = opts.paired_test(&case.suite);
     for ((d, reason), repeat) in data.iter().zip(reasons).zip(&repeats) {
         let mut row = base_row(variant, case, d, opts);
         row.same_as = repeat.as_ref().map(|(c, _)| c.clone());
@@ -112,7 +114,7 @@ pub(crate) fn compare_family(
             None => {
                 let label = format!("{variant}|{}|{}", case.label(), d.phase);
                 let seed = stats::derive_seed(opts.bootstrap_seed, &label);
-                test_phase(d, opts, opts.paired_test(&case.suite), min_pairs, seed)
+                test_phase(d, opts, paired_test, min_pairs, seed)
             }
         };
         if let Some(t) = &t {
