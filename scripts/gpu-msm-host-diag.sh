@@ -20,8 +20,11 @@ runner=$1 params=$2 out=$3 tag=${4:-gpu}
 mkdir -p "$params" "$out"
 spin_pg=
 spin_on() {
-  setsid bash -c 'for i in $(seq "$(nproc)"); do nice -n 19 bash -c "while :; do :; done" & done; wait' &
+  # With job control on, a background job is its own process group (its id = its pid).
+  set -m
+  bash -c 'for i in $(seq "$(nproc)"); do nice -n 19 bash -c "while :; do :; done" & done; wait' &
   spin_pg=$!
+  set +m
   sleep 0.5
 }
 spin_off() {

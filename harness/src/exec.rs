@@ -48,6 +48,9 @@ pub struct Outcome {
     pub memory: Vec<MemPoint>,
     /// Processes that left the group and outlived the child; ended by pid.
     pub orphans: Vec<crate::orphans::Orphan>,
+    /// What the rest of the host used while the child ran (`None` where the
+    /// counters cannot be read).
+    pub host: Option<crate::host_load::Load>,
 }
 
 impl Outcome {
@@ -147,6 +150,7 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
     for (k, v) in &job.env {
         cmd.env(k, v);
     }
+    let before = crate::host_load::Snapshot::take();
     let start = Instant::now();
     let mut child = cmd
         .spawn()
@@ -177,6 +181,7 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
         }
     };
     let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+    let host = before.and_then(|b| b.until(&crate::host_load::Snapshot::take()?, wall_ms / 1e3));
     // Leftover members of the group (a runner's own children) end with it.
     if group_alive(pgid) {
         end_group(pgid, &mut child);
@@ -194,5 +199,6 @@ pub fn run(job: &Job) -> Result<Outcome, HarnessError> {
         pgid,
         memory,
         orphans,
+        host,
     })
 }

@@ -41,6 +41,7 @@ pub mod fsutil;
 pub mod git;
 pub mod gpu;
 pub mod history;
+pub mod host_load;
 pub mod interrupt;
 pub mod journal;
 pub mod measured;

@@ -405,6 +405,10 @@ fn run_task(
         if i == 0 {
             smp.memory = o.memory.clone();
         }
+        if let Some(h) = &o.host {
+            smp.counters.insert(crate::host_load::OTHER_CPUS.into(), h.other_cpus);
+            smp.counters.insert(crate::host_load::STEAL_CPUS.into(), h.steal_cpus);
+        }
         *order += 1;
         out.push(smp);
     }

@@ -107,6 +107,15 @@ fn first_night_clean_night_and_regression() {
     );
     assert!(ws.path("n2/report/report.html").is_file());
     assert_eq!(n2["next_steps"].as_array().unwrap().len(), 0);
+    // How busy the rest of the host was, over every process of the night.
+    let host = &n2["host"];
+    assert!(host["samples"].as_u64().unwrap() > 0, "{host}");
+    let mean = host["mean_other_cpus"].as_f64().unwrap();
+    assert!(
+        mean >= 0.0 && mean <= host["max_other_cpus"].as_f64().unwrap(),
+        "{host}"
+    );
+    assert!(o.stdout.contains("nightly: host: other processes kept"), "{}", o.all());
 
     // A later commit makes msm_l 20% slower: exit 1 and the bisect steps.
     std::fs::write(ws.path("prover/lib.rs"), "pub fn f() { let _ = 1; }\n").unwrap();

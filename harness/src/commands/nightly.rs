@@ -416,6 +416,12 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                     ));
                 }
             }
+            if let Some(h) = crate::host_load::summarize(&run.samples).filter(|h| h.busy) {
+                message.push_str(&format!(
+                    "; the host was busy beside the runners ({:.2} CPUs of other work on average): spans with host work inside them (a cuda runner's MSMs) spread with it",
+                    h.mean_other_cpus
+                ));
+            }
             if let Some((db, false)) = &history {
                 message.push_str(&format!("; not appended to the history {}", db.display()));
             }
@@ -478,6 +484,9 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
         ..Summary::new(run, stored.is_none(), cmp.as_ref(), code, run_dir, out)
     };
     write_json(&out.join("nightly.json"), &summary)?;
+    if let Some(h) = &summary.host {
+        println!("nightly: host: {h}");
+    }
     println!("\nnightly: {message}");
     if !steps.is_empty() {
         println!("next steps:");

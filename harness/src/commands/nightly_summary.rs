@@ -2,6 +2,7 @@
 
 use super::nightly_steps::{regressed, Regressed};
 use crate::error::ExitCode;
+use crate::host_load::HostBusy;
 use crate::model::{Baseline, Comparison, Run};
 use crate::reference::RefChoice;
 use crate::settle::SettleReport;
@@ -49,6 +50,8 @@ pub struct Summary {
     pub reference: Vec<RefChoice>,
     /// Rounds of extra repetitions and the rows still undecided.
     pub settle: Option<SettleReport>,
+    /// How busy the rest of the host was while tonight's runners ran.
+    pub host: Option<HostBusy>,
     pub paths: Paths,
 }
 
@@ -96,6 +99,7 @@ impl Summary {
             next_steps: Vec::new(),
             reference: Vec::new(),
             settle: None,
+            host: crate::host_load::summarize(&run.samples),
             paths: Paths {
                 dir: out.display().to_string(),
                 run: run_dir.display().to_string(),
