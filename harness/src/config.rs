@@ -126,6 +126,12 @@ pub struct Suite {
     /// so the CPU suites keep theirs.
     #[serde(default)]
     pub thresholds: BTreeMap<String, f64>,
+    /// This suite's relative thresholds on one GPU host class (GPU model, as
+    /// the testbed names it, e.g. `"NVIDIA H200"` -> phase or `default` ->
+    /// fraction), laid over `thresholds` on runs measured with that GPU. A
+    /// fleet of GPU runners of several models keeps one table per model.
+    #[serde(default)]
+    pub gpu_thresholds: BTreeMap<String, BTreeMap<String, f64>>,
     /// `prove` suites: what the runner does with parameters it has to make
     /// (`cache`, the runner's default, or `memory`: kept in memory, no file
     /// written; for full-scale cases on a host whose disk or time cannot take
@@ -408,8 +414,22 @@ impl Config {
             check_threshold(&format!("thresholds.phases.{p}"), *t)?;
         }
         for (name, s) in &self.suites {
-            for (p, t) in &s.thresholds {
-                let key = format!("suites.{name}.thresholds.{p}");
+            let by_model = s.gpu_thresholds.iter().flat_map(|(model, table)| {
+                table
+                    .iter()
+                    .map(move |(p, t)| (format!("suites.{name}.gpu_thresholds.\"{model}\".{p}"), p, t))
+            });
+            let own = s
+                .thresholds
+                .iter()
+                .map(|(p, t)| (format!("suites.{name}.thresholds.{p}"), p, t));
+            if let Some(model) = s.gpu_thresholds.keys().find(|m| m.trim().is_empty()) {
+                return Err(bad(
+                    &format!("suites.{name}.gpu_thresholds.\"{model}\""),
+                    "name a GPU model, as the testbed does (e.g. \"NVIDIA H200\")",
+                ));
+            }
+            for (key, p, t) in own.chain(by_model) {
                 if p != "default" && !crate::phases::is_known(p, &required) {
                     return Err(bad(
                         &key,

@@ -39,6 +39,11 @@ pub struct Thresholds {
     /// or `default` -> fraction), over the ones above.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub suite_phases: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Relative thresholds of suites for one GPU model (suite name -> GPU
+    /// model as the testbed names it -> phase or `default` -> fraction), over
+    /// the suite's own on runs measured with that GPU ([`Thresholds::for_gpu`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub suite_gpu_phases: BTreeMap<String, BTreeMap<String, BTreeMap<String, f64>>>,
 }
 
 fn default_threshold() -> f64 {
@@ -57,6 +62,7 @@ impl Default for Thresholds {
             phases: BTreeMap::new(),
             suite_floor_ms: BTreeMap::new(),
             suite_phases: BTreeMap::new(),
+            suite_gpu_phases: BTreeMap::new(),
         }
     }
 }
@@ -88,6 +94,7 @@ impl Thresholds {
         let mut t = Thresholds {
             suite_floor_ms: BTreeMap::new(),
             suite_phases: BTreeMap::new(),
+            suite_gpu_phases: BTreeMap::new(),
             ..self.clone()
         };
         if let Some(f) = floor {
@@ -101,6 +108,27 @@ impl Thresholds {
             }
         }
         Some(t)
+    }
+
+    /// These thresholds as a run measured with GPU `gpu_model` sees them: each
+    /// suite's table for that model (matched without regard to case) laid over
+    /// the suite's own, entry by entry. Unchanged for a run without a GPU or a
+    /// model no suite names.
+    pub fn for_gpu(&self, gpu_model: Option<&str>) -> Thresholds {
+        let mut t = self.clone();
+        let Some(model) = gpu_model else {
+            return t;
+        };
+        for (suite, by_model) in &self.suite_gpu_phases {
+            let Some((_, table)) = by_model.iter().find(|(m, _)| m.eq_ignore_ascii_case(model)) else {
+                continue;
+            };
+            let own = t.suite_phases.entry(suite.clone()).or_default();
+            for (k, v) in table {
+                own.insert(k.clone(), *v);
+            }
+        }
+        t
     }
 
     /// Checks every value is finite and non-negative; names the bad key.
@@ -140,7 +168,21 @@ impl Thresholds {
     /// (`[suites.SUITE.thresholds]`, its `default` and phases; floors stay
     /// the suite's `floor_ms`).
     pub fn to_suite_toml(&self, suite: &str) -> String {
-        let mut s = format!("[suites.{}.thresholds]\n", toml_key(suite));
+        self.table_toml(format!("[suites.{}.thresholds]\n", toml_key(suite)))
+    }
+
+    /// The relative thresholds as suite `suite`'s table for GPU model `gpu_model`
+    /// (`[suites.SUITE.gpu_thresholds."MODEL"]`).
+    pub fn to_suite_gpu_toml(&self, suite: &str, gpu_model: &str) -> String {
+        self.table_toml(format!(
+            "[suites.{}.gpu_thresholds.{}]\n",
+            toml_key(suite),
+            toml_key(gpu_model)
+        ))
+    }
+
+    fn table_toml(&self, header: String) -> String {
+        let mut s = header;
         let _ = writeln!(s, "default = {}", fmt_num(self.default));
         for (k, v) in &self.phases {
             let _ = writeln!(s, "{} = {}", toml_key(k), fmt_num(*v));
@@ -251,8 +293,7 @@ mod tests {
             default: 0.045,
             floor_ms: 0.25,
             phases: BTreeMap::new(),
-            suite_floor_ms: BTreeMap::new(),
-            suite_phases: BTreeMap::new(),
+            ..Thresholds::default()
         };
         t.phases.insert("msm_g1".into(), 0.0312);
         t.phases.insert("odd \"name\"\\x".into(), 0.2);

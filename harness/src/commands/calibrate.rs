@@ -24,6 +24,11 @@ pub struct CalibrateArgs {
     /// (`[suites.NAME.thresholds]`) instead of the global `[thresholds]`.
     #[arg(long, value_name = "NAME")]
     pub suite: Option<String>,
+    /// With --suite: print the table for the run's GPU model
+    /// (`[suites.NAME.gpu_thresholds."MODEL"]`), used on runs measured with
+    /// that GPU, instead of the suite's own.
+    #[arg(long, requires = "suite")]
+    pub gpu: bool,
 }
 
 pub fn calibrate(cfg: &Config, a: &CalibrateArgs) -> Result<ExitCode, HarnessError> {
@@ -35,6 +40,16 @@ pub fn calibrate(cfg: &Config, a: &CalibrateArgs) -> Result<ExitCode, HarnessErr
         }
     }
     let run = crate::rundir::load_run(&a.run)?;
+    let gpu_model = match (a.gpu, &run.testbed.gpu_model) {
+        (false, _) => None,
+        (true, Some(m)) => Some(m.clone()),
+        (true, None) => {
+            return Err(HarnessError::Invalid(format!(
+                "calibrate --gpu: run {} was measured on testbed {}, which has no GPU",
+                run.id, run.testbed.key
+            )))
+        }
+    };
     let opts = CalibrateOptions {
         variants: a.variants.clone(),
         quantile: a.quantile,
@@ -53,9 +68,10 @@ pub fn calibrate(cfg: &Config, a: &CalibrateArgs) -> Result<ExitCode, HarnessErr
         run.samples.len(),
         a.quantile
     );
-    match &a.suite {
-        Some(s) => print!("{}", t.to_suite_toml(s)),
-        None => print!("{}", t.to_toml()),
+    match (&a.suite, &gpu_model) {
+        (Some(s), Some(m)) => print!("{}", t.to_suite_gpu_toml(s, m)),
+        (Some(s), None) => print!("{}", t.to_suite_toml(s)),
+        (None, _) => print!("{}", t.to_toml()),
     }
     Ok(ExitCode::Ok)
 }

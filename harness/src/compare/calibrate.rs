@@ -84,8 +84,7 @@ pub fn calibrate(run: &Run, opts: &CalibrateOptions) -> Result<Thresholds, Harne
         default,
         floor_ms: opts.floor_ms,
         phases,
-        suite_floor_ms: Default::default(),
-        suite_phases: Default::default(),
+        ..Thresholds::default()
     })
 }
 

@@ -48,6 +48,9 @@ pub fn compare_runs(reference: &Run, candidate: &Run, opts: &CompareOptions) -> 
             reference.id, reference.testbed.key, candidate.id, candidate.testbed.key
         )));
     }
+    // The candidate's host class picks the GPU tables (one class unless the
+    // comparison crosses testbeds, which is flagged).
+    let opts = &opts.for_gpu(candidate.testbed.gpu_model.as_deref());
     common::require_same_runner_kind(reference, candidate)?;
     common::require_same_features(reference, candidate, opts.allow_feature_mismatch)?;
     common::require_same_sampling(reference, candidate)?;
@@ -131,6 +134,7 @@ pub fn compare_variants(
             )));
         }
     }
+    let opts = &opts.for_gpu(run.testbed.gpu_model.as_deref());
     let mut annotated = run.clone();
     let mut rows = Vec::new();
     for c in case_list(run) {

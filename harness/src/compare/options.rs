@@ -83,11 +83,18 @@ impl CompareOptions {
             .filter(|(_, s)| !s.thresholds.is_empty())
             .map(|(n, s)| (n.clone(), s.thresholds.clone()))
             .collect();
+        let suite_gpu_phases = cfg
+            .suites
+            .iter()
+            .filter(|(_, s)| !s.gpu_thresholds.is_empty())
+            .map(|(n, s)| (n.clone(), s.gpu_thresholds.clone()))
+            .collect();
         CompareOptions {
             alpha: cfg.alpha,
             thresholds: Thresholds {
                 suite_floor_ms,
                 suite_phases,
+                suite_gpu_phases,
                 ..cfg.thresholds.clone()
             },
             bootstrap_seed: cfg.bootstrap_seed,
@@ -110,6 +117,15 @@ impl CompareOptions {
             self.thresholds = t;
         }
         self
+    }
+
+    /// These settings for runs measured with GPU `gpu_model`: each suite's
+    /// table for that model over its own ([`Thresholds::for_gpu`]).
+    pub fn for_gpu(&self, gpu_model: Option<&str>) -> CompareOptions {
+        CompareOptions {
+            thresholds: self.thresholds.for_gpu(gpu_model),
+            ..self.clone()
+        }
     }
 
     /// These settings with `threshold` as the default and as `metric`'s own

@@ -200,3 +200,59 @@ fn history_table_path_and_unknown_keys() {
         .to_string();
     assert!(e.contains("keep"), "{e}");
 }
+
+/// A GPU host class's table is laid over the suite's own, only on runs
+/// measured with that GPU model; its keys are checked like the suite's.
+#[test]
+fn a_suite_may_carry_a_table_per_gpu_model() {
+    use crate::testkit::SyntheticRun;
+    let base = include_str!("../../../phaseline.toml");
+    let with = |table: &str| {
+        Config::parse(&format!(
+            "{base}\n[suites.own]\nmode = \"prove\"\ncircuits = [\"tiny\"]\nreps = 3\ntimeout_s = 9\n\
+             [suites.own.thresholds]\ndefault = 0.06\nmsm_h = 0.02\n{table}\n"
+        ))
+    };
+    let cfg = with("[suites.own.gpu_thresholds.\"NVIDIA H200\"]\nmsm_h = 0.15").unwrap();
+    let opts = crate::compare::CompareOptions::from_config(&cfg, false);
+    let on = |model: Option<&str>| opts.thresholds.for_gpu(model).for_suite("own").unwrap();
+    assert_eq!(
+        on(Some("nvidia h200")).relative("msm_h"),
+        0.15,
+        "matched without regard to case"
+    );
+    assert_eq!(
+        on(Some("NVIDIA H200")).relative("synthesis"),
+        0.06,
+        "the suite's default stays"
+    );
+    assert_eq!(on(Some("NVIDIA H100 80GB HBM3")).relative("msm_h"), 0.02);
+    assert_eq!(on(None).relative("msm_h"), 0.02);
+
+    // A comparison of runs measured with that GPU judges on its table.
+    let run = |id: &str, seed: u64, model: &str| {
+        let mut r = SyntheticRun::new(id, seed)
+            .variant("gpu", &["cuda"])
+            .case(crate::testkit::synthetic::case("own", "tiny"))
+            .phase("msm_h", 100.0, 0.01)
+            .reps(8)
+            .build();
+        r.testbed.gpu_model = Some(model.into());
+        r
+    };
+    let thr = |model: &str| {
+        let c = crate::compare::compare_runs(&run("a", 1, model), &run("b", 2, model), &opts).unwrap();
+        c.rows.iter().find(|r| r.phase == "msm_h").unwrap().threshold
+    };
+    assert_eq!(thr("NVIDIA H200"), 0.15);
+    assert_eq!(thr("NVIDIA H100 80GB HBM3"), 0.02);
+
+    let e = with("[suites.own.gpu_thresholds.\"NVIDIA H200\"]\nmsm_hh = 0.15")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("suites.own.gpu_thresholds.\"NVIDIA H200\".msm_hh"), "{e}");
+    let e = with("[suites.own.gpu_thresholds.\" \"]\nmsm_h = 0.15")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("name a GPU model"), "{e}");
+}
