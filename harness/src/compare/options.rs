@@ -62,33 +62,26 @@ impl Default for CompareOptions {
     }
 }
 
+/// Each suite's own setting `own`, for the suites that have one.
+fn per_suite<T>(cfg: &Config, own: impl Fn(&crate::config::Suite) -> Option<T>) -> BTreeMap<String, T> {
+    cfg.suites
+        .iter()
+        .filter_map(|(n, s)| Some((n.clone(), own(s)?)))
+        .collect()
+}
+
 impl CompareOptions {
     /// The config's comparison settings: alpha, thresholds (with each suite's
     /// own floor), bootstrap seed and resamples.
     pub fn from_config(cfg: &Config, allow_cross_testbed: bool) -> CompareOptions {
-        let suite_floor_ms = cfg
-            .suites
-            .iter()
-            .filter_map(|(n, s)| Some((n.clone(), s.floor_ms?)))
-            .collect();
-        let suite_paired_test = cfg
-            .suites
-            .iter()
-            .filter(|(_, s)| s.paired_test != PairedTest::default())
-            .map(|(n, s)| (n.clone(), s.paired_test))
-            .collect();
-        let suite_phases = cfg
-            .suites
-            .iter()
-            .filter(|(_, s)| !s.thresholds.is_empty())
-            .map(|(n, s)| (n.clone(), s.thresholds.clone()))
-            .collect();
-        let suite_gpu_phases = cfg
-            .suites
-            .iter()
-            .filter(|(_, s)| !s.gpu_thresholds.is_empty())
-            .map(|(n, s)| (n.clone(), s.gpu_thresholds.clone()))
-            .collect();
+        let suite_floor_ms = per_suite(cfg, |s| s.floor_ms);
+        let suite_paired_test = per_suite(cfg, |s| {
+            (s.paired_test != PairedTest::default()).then_some(s.paired_test)
+        });
+        let suite_phases = per_suite(cfg, |s| (!s.thresholds.is_empty()).then(|| s.thresholds.clone()));
+        let suite_gpu_phases = per_suite(cfg, |s| {
+            (!s.gpu_thresholds.is_empty()).then(|| s.gpu_thresholds.clone())
+        });
         CompareOptions {
             alpha: cfg.alpha,
             thresholds: Thresholds {

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The message of a config refused.
+fn refusal(parsed: Result<Config, HarnessError>) -> String {
+    parsed.unwrap_err().to_string()
+}
+
 #[test]
 fn repository_config_is_valid() {
     let cfg = Config::parse(include_str!("../../../phaseline.toml")).expect("phaseline.toml parses");
@@ -55,17 +60,13 @@ fn a_suite_may_carry_its_own_thresholds_of_known_phases() {
     assert_eq!(bisect.thresholds.relative("synthesis"), 0.2);
     let given = bisect.with_threshold("synthesis", Some(0.07));
     assert_eq!(given.thresholds.relative("synthesis"), 0.07);
-    let e = with("[suites.own.thresholds]\nsynthesys = 0.2")
-        .unwrap_err()
-        .to_string();
+    let e = refusal(with("[suites.own.thresholds]\nsynthesys = 0.2"));
     assert!(e.contains("suites.own.thresholds.synthesys"), "{e}");
-    let e = with("[suites.own.thresholds]\nsynthesis = 1.5")
-        .unwrap_err()
-        .to_string();
+    let e = refusal(with("[suites.own.thresholds]\nsynthesis = 1.5"));
     assert!(e.contains("suites.own.thresholds.synthesis"), "{e}");
-    let e = with("inner_reps = 0").unwrap_err().to_string();
+    let e = refusal(with("inner_reps = 0"));
     assert!(e.contains("suites.own.inner_reps"), "{e}");
-    let e = with("inner_reps = 3\ninterleave = \"block\"").unwrap_err().to_string();
+    let e = refusal(with("inner_reps = 3\ninterleave = \"block\""));
     assert!(e.contains("suites.own.inner_reps"), "{e}");
 }
 
@@ -247,12 +248,8 @@ fn a_suite_may_carry_a_table_per_gpu_model() {
     assert_eq!(thr("NVIDIA H200"), 0.15);
     assert_eq!(thr("NVIDIA H100 80GB HBM3"), 0.02);
 
-    let e = with("[suites.own.gpu_thresholds.\"NVIDIA H200\"]\nmsm_hh = 0.15")
-        .unwrap_err()
-        .to_string();
+    let e = refusal(with("[suites.own.gpu_thresholds.\"NVIDIA H200\"]\nmsm_hh = 0.15"));
     assert!(e.contains("suites.own.gpu_thresholds.\"NVIDIA H200\".msm_hh"), "{e}");
-    let e = with("[suites.own.gpu_thresholds.\" \"]\nmsm_h = 0.15")
-        .unwrap_err()
-        .to_string();
+    let e = refusal(with("[suites.own.gpu_thresholds.\" \"]\nmsm_h = 0.15"));
     assert!(e.contains("name a GPU model"), "{e}");
 }
