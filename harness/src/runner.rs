@@ -402,12 +402,14 @@ fn run_task(
                 smp.counters.insert("gpu_mem_peak_bytes".into(), g as f64);
             }
         }
+        // What belongs to the process, not to a repetition, goes on its first
+        // sample only: a block of repetitions is one process, counted once.
         if i == 0 {
             smp.memory = o.memory.clone();
-        }
-        if let Some(h) = &o.host {
-            smp.counters.insert(crate::host_load::OTHER_CPUS.into(), h.other_cpus);
-            smp.counters.insert(crate::host_load::STEAL_CPUS.into(), h.steal_cpus);
+            if let Some(h) = &o.host {
+                smp.counters.insert(crate::host_load::OTHER_CPUS.into(), h.other_cpus);
+                smp.counters.insert(crate::host_load::STEAL_CPUS.into(), h.steal_cpus);
+            }
         }
         *order += 1;
         out.push(smp);

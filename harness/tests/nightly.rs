@@ -304,3 +304,32 @@ fn refusals_failed_samples_and_the_default_out() {
     assert!(run_path.ends_with(&format!("{name}/run")), "{run_path}");
     assert!(dirs[0].join("run/run.json").is_file() && dirs[0].join("report/report.html").is_file());
 }
+
+/// The host counters belong to a runner process: in `block` mode, where one
+/// process makes every repetition of a (variant, case), they go on its first
+/// sample only, so a night's host summary weighs each process once.
+#[test]
+fn host_counters_go_once_on_each_process() {
+    let ws = Ws::mock();
+    let spec = ws.spec("spec.json", "{}");
+    let count = |interleave: &str| {
+        let out = format!("r-{interleave}");
+        let o = ws.run(
+            &[
+                "run", "--suite", "e2e", "--variant", "baseline", "--reps", "4", "--interleave",
+                interleave, "--progress", "quiet", "--out", &out,
+            ],
+            Some(&spec),
+        );
+        assert_eq!(o.code, 0, "{}", o.all());
+        let run = common::run_of(&ws.path(&out));
+        let with = run
+            .samples
+            .iter()
+            .filter(|s| s.counters.contains_key("host_other_cpus"))
+            .count();
+        (with, run.samples.len())
+    };
+    assert_eq!(count("block"), (1, 4), "one process, four repetitions");
+    assert_eq!(count("alternate"), (4, 4), "a process for each repetition");
+}

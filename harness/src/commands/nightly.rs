@@ -213,6 +213,7 @@ pub fn run(cfg: &Config, a: &NightlyArgs) -> Result<ExitCode, HarnessError> {
             baseline: baseline_info(&bfile, &name, stored.as_ref(), &run),
             message: format!("error: {e}"),
             reference: choices.clone(),
+            host: crate::host_load::summarize(&run.samples),
             ..Summary::new(&run, stored.is_none(), None, ExitCode::Error, &run_dir, &out)
         };
         write_json(&out.join("nightly.json"), &summary)?;
@@ -335,6 +336,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     let report_dir = out.join("report");
     let mut promoted = false;
     let mut previous = None;
+    let host = crate::host_load::summarize(&run.samples);
     // Tonight joins the history first, so a regression's onset can be looked up in it.
     let history =
         super::nightly_history::path(cfg, a.history.as_deref()).map(|db| {
@@ -416,7 +418,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
                     ));
                 }
             }
-            if let Some(h) = crate::host_load::summarize(&run.samples).filter(|h| h.busy) {
+            if let Some(h) = host.as_ref().filter(|h| h.busy) {
                 message.push_str(&format!(
                     "; the host was busy beside the runners ({:.2} CPUs of other work on average): spans with host work inside them (a cuda runner's MSMs) spread with it",
                     h.mean_other_cpus
@@ -475,6 +477,7 @@ fn finish(cfg: &Config, a: &NightlyArgs, night: Night) -> Result<ExitCode, Harne
     }
     let summary = Summary {
         baseline: info,
+        host,
         reference: choices.clone(),
         settle: settled.as_ref().map(|(_, r)| r.clone()),
         promoted,

@@ -99,7 +99,7 @@ impl Summary {
             next_steps: Vec::new(),
             reference: Vec::new(),
             settle: None,
-            host: crate::host_load::summarize(&run.samples),
+            host: None,
             paths: Paths {
                 dir: out.display().to_string(),
                 run: run_dir.display().to_string(),
