@@ -316,8 +316,19 @@ fn host_counters_go_once_on_each_process() {
         let out = format!("r-{interleave}");
         let o = ws.run(
             &[
-                "run", "--suite", "e2e", "--variant", "baseline", "--reps", "4", "--interleave",
-                interleave, "--progress", "quiet", "--out", &out,
+                "run",
+                "--suite",
+                "e2e",
+                "--variant",
+                "baseline",
+                "--reps",
+                "4",
+                "--interleave",
+                interleave,
+                "--progress",
+                "quiet",
+                "--out",
+                &out,
             ],
             Some(&spec),
         );
