@@ -31,17 +31,6 @@ typedef fr_t scalar_t;
 
 static std::mutex pl_mutex;
 
-// The stream of the B_G2 thread's batch additions under par-bg2 (none of
-// sppark's three, which its Pippengers use), and its lane in the timings.
-// Made once on the device of the first call and never destroyed, like the
-// msm_t cache.
-static const uint32_t PL_BG2_LANE = 3;
-static stream_t& pl_bg2_stream()
-{
-    static stream_t* s = new stream_t(0);
-    return *s;
-}
-
 // The device, with this thread's stale last error (if any) cleared.
 static const gpu_t& pl_gpu()
 {
@@ -265,14 +254,12 @@ pl_error pl_split_msm(const pl_points* points, const pl_split* job,
     size_t shared_n = pl_shared_n(*opts, points->n);
     if (points->group == PL_GROUP_G2) {
         pl_g2::point r;
-        pl_split_run<pl_g2>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0, {gpu[0], 0},
-                            pl_turn{});
+        pl_split_run<pl_g2>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0);
         gpu.sync();
         pl_store(out, 0, r);
     } else {
         pl_g1::point r;
-        pl_split_run<pl_g1>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0, {gpu[0], 0},
-                            pl_turn{});
+        pl_split_run<pl_g1>(r, gpu, *points, *job, *opts, shared_n, t, "msm", 0);
         gpu.sync();
         pl_store(out, 0, r);
     }
@@ -366,84 +353,54 @@ pl_error pl_prove_msms(const pl_points* l, const pl_points* a, const pl_points* 
 
     // B_G2 of every circuit: the B split against the G2 points. With par-bg2
     // it is driven by a second host thread while this one drives the G1
-    // work: its batch additions (and their host sums) run on a stream of its
-    // own beside the G1 work, and its tail Pippenger takes its turn after the
-    // circuit's three G1 tails (pl_turns.cuh). Without it, after the G1 work
-    // of every circuit, on the device's streams.
-    pl_turns turns;
-    auto turn = [&](size_t c, uint64_t k) {
-        return o.par_bg2 ? pl_turn{&turns, c * PL_TURNS_PER_CIRCUIT + k} : pl_turn{};
-    };
-    auto b_g2_all = [&](pl_timer& tt, pl_ones_lane ones_lane) {
+    // work, so each side's host work (uploads of indices, sppark's host-side
+    // bucket sums, waits) overlaps the other's device work; its ones go to
+    // stream 1, which the G1 batch additions do not use. Without it, after
+    // the G1 work of every circuit.
+    auto b_g2_all = [&](pl_timer& tt, uint32_t lane_ones) {
         for (size_t c = 0; c < n_circuits; c++) {
             pl_g2::point r;
             pl_split_run<pl_g2>(r, gpu, *b_g2, circuits[c].b_q, o, shared_n, tt, "msm_b_g2",
-                                (uint32_t)c, ones_lane, turn(c, 3));
+                                (uint32_t)c, lane_ones);
             pl_store(out_g2, c, r);
         }
     };
     pl_timer t2{phases, gpu[1]};
     std::exception_ptr g2_error;
     std::thread g2_thread;
-    if (o.par_bg2) {
-        stream_t& s_bg2 = pl_bg2_stream();
+    if (o.par_bg2)
         g2_thread = std::thread([&] {
             try {
                 (void)pl_gpu();
-                b_g2_all(t2, {s_bg2, PL_BG2_LANE});
-            } catch (const pl_stopped&) {
-                // The G1 side failed first; its error is the one reported.
+                b_g2_all(t2, 1);
             } catch (...) {
                 g2_error = std::current_exception();
-                turns.stop();
             }
         });
-    }
-    // Stops the turns and joins the B_G2 thread on every path out of this
-    // scope (after a normal join both are no-ops).
+    // Joins the B_G2 thread on every path out of this scope.
     struct joiner {
         std::thread& th;
-        pl_turns& turns;
-        ~joiner()
-        {
-            turns.stop();
-            if (th.joinable()) th.join();
-        }
-    } join_g2{g2_thread, turns};
+        ~joiner() { if (th.joinable()) th.join(); }
+    } join_g2{g2_thread};
 
-    try {
-        pl_inject(o);
-        for (size_t c = 0; c < n_circuits; c++) {
-            const pl_circuit& ci = circuits[c];
-            uint32_t part = (uint32_t)c;
-            pl_ones_lane g1_ones{gpu[0], 0};
-            pl_g1::point r;
-            pl_split_run<pl_g1>(r, gpu, *l, ci.l, o, shared_n, t, "msm_l", part, g1_ones,
-                                turn(c, 0));
-            pl_store(out_g1, 3 * c + 0, r);
-            pl_split_run<pl_g1>(r, gpu, *a, ci.a_q, o, shared_n, t, "msm_a", part, g1_ones,
-                                turn(c, 1));
-            pl_store(out_g1, 3 * c + 1, r);
-            pl_split_run<pl_g1>(r, gpu, *b_g1, ci.b_q, o, shared_n, t, "msm_b_g1", part,
-                                g1_ones, turn(c, 2));
-            pl_store(out_g1, 3 * c + 2, r);
-        }
-    } catch (...) {
-        // A G1 failure, or a stop because the B_G2 thread failed: report the
-        // B_G2 thread's error if it had one.
-        turns.stop();
-        if (g2_thread.joinable())
-            g2_thread.join();
-        if (g2_error)
-            std::rethrow_exception(g2_error);
-        throw;
+    pl_inject(o);
+    for (size_t c = 0; c < n_circuits; c++) {
+        const pl_circuit& ci = circuits[c];
+        uint32_t part = (uint32_t)c;
+        pl_g1::point r;
+        pl_split_run<pl_g1>(r, gpu, *l, ci.l, o, shared_n, t, "msm_l", part);
+        pl_store(out_g1, 3 * c + 0, r);
+        pl_split_run<pl_g1>(r, gpu, *a, ci.a_q, o, shared_n, t, "msm_a", part);
+        pl_store(out_g1, 3 * c + 1, r);
+        pl_split_run<pl_g1>(r, gpu, *b_g1, ci.b_q, o, shared_n, t, "msm_b_g1", part);
+        pl_store(out_g1, 3 * c + 2, r);
     }
     if (o.par_bg2) {
         g2_thread.join();
         if (g2_error)
             std::rethrow_exception(g2_error);
     } else {
-        b_g2_all(t, {gpu[0], 0});
+        b_g2_all(t, 0);
     }
     gpu.sync();
     if (o.pin) {

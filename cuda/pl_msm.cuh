@@ -10,8 +10,6 @@
 
 #include <map>
 
-#include "pl_turns.cuh"
-
 // One group's sppark types.
 template<class F>
 struct pl_group {
@@ -57,8 +55,7 @@ static uint32_t pl_window_bits(size_t n)
 // bucket memory is sized by the window). Never destroyed: msm_t's destructor
 // syncs the device, which must not run during process exit. Each group's
 // cache is used by one host thread at a time (G1 by the calling thread, G2
-// by the calling thread or, with par-bg2, by the one B_G2 thread), and with
-// par-bg2 only one Pippenger runs at a time (pl_turns.cuh).
+// by the calling thread or, with par-bg2, by the one B_G2 thread).
 template<class G>
 static typename G::msm& pl_msm_for(size_t n, uint32_t& wbits)
 {
@@ -124,26 +121,16 @@ static void pl_batch_add(typename G::point& out, const gpu_t& gpu, stream_t& s,
     out = sum_up(res);
 }
 
-// Where one split MSM's batch addition runs: a stream and its lane number in
-// the timings.
-struct pl_ones_lane {
-    stream_t& s;
-    uint32_t lane;
-};
-
-// One split MSM: batch addition of the ones on `ones`, then, in its turn,
-// the tail Pippenger (gathered on sppark's stream 2, which its Pippenger
-// uses). Spans: `parent` (from the start of the ones to the end of the tail,
-// a wait for the turn included) with children `batch_add` and `tail_msm`
-// (which starts once the turn has come).
+// One split MSM: batch addition of the ones on stream `s_ones`, then the
+// tail Pippenger (gathered on stream `s_tail`). Spans: `parent` with
+// children `batch_add` and `tail_msm`.
 template<class G>
 static void pl_split_run(typename G::point& out, const gpu_t& gpu, const pl_points& pts,
                          const pl_split& job, const pl_opts& o, size_t shared_n,
                          pl_timer& t, const char* parent, uint32_t part,
-                         pl_ones_lane ones_lane, pl_turn turn)
+                         uint32_t lane_ones = 0, uint32_t lane_tail = 2)
 {
-    const uint32_t lane_ones = ones_lane.lane, lane_tail = 2;
-    stream_t& s = ones_lane.s;
+    stream_t& s = gpu[lane_ones];
     auto sp_all = t.begin_device(parent, "", part, lane_ones, s);
 
     typename G::point ones;
@@ -154,7 +141,6 @@ static void pl_split_run(typename G::point& out, const gpu_t& gpu, const pl_poin
     typename G::point tail;
     uint32_t wbits = 0;
     stream_t& s2 = gpu[lane_tail];
-    turn.wait();
     sp = t.begin_device("tail_msm", parent, part, lane_tail, s2);
     if (job.n_tail) {
         dev_ptr_t<uint32_t> d_idx{job.n_tail, s2};
@@ -171,7 +157,6 @@ static void pl_split_run(typename G::point& out, const gpu_t& gpu, const pl_poin
         pl_pippenger<G>(tail, o, shared_n, pl_dev<G>(pts), 0, (const scalar_t*)nullptr, wbits);
     }
     t.end_device(sp, s2, job.n_tail, wbits);
-    turn.done();
 
     out = tail;
     out.add(ones);
