@@ -429,6 +429,20 @@ impl Config {
                     "name a GPU model, as the testbed does (e.g. \"NVIDIA H200\")",
                 ));
             }
+            // Models match a testbed's without regard to case, so two tables
+            // for one model would leave the choice to their order.
+            let models: Vec<&String> = s.gpu_thresholds.keys().collect();
+            if let Some((a, b)) = models.iter().enumerate().find_map(|(i, a)| {
+                models[i + 1..]
+                    .iter()
+                    .find(|b| a.eq_ignore_ascii_case(b))
+                    .map(|b| (a, b))
+            }) {
+                return Err(bad(
+                    &format!("suites.{name}.gpu_thresholds.\"{b}\""),
+                    format!("the same GPU model as \"{a}\" (models are matched without regard to case)"),
+                ));
+            }
             for (key, p, t) in own.chain(by_model) {
                 if p != "default" && !crate::phases::is_known(p, &required) {
                     return Err(bad(

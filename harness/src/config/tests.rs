@@ -252,4 +252,8 @@ fn a_suite_may_carry_a_table_per_gpu_model() {
     assert!(e.contains("suites.own.gpu_thresholds.\"NVIDIA H200\".msm_hh"), "{e}");
     let e = refusal(with("[suites.own.gpu_thresholds.\" \"]\nmsm_h = 0.15"));
     assert!(e.contains("name a GPU model"), "{e}");
+    let e = refusal(with(
+        "[suites.own.gpu_thresholds.\"NVIDIA H200\"]\nmsm_h = 0.15\n[suites.own.gpu_thresholds.\"nvidia h200\"]\nmsm_h = 0.2",
+    ));
+    assert!(e.contains("the same GPU model as"), "{e}");
 }
